@@ -1,0 +1,22 @@
+#pragma once
+// Registration helpers shared by every family: one benchmark per (variant, GPU), named
+// "family/variant/params/gpuN", timed with CUDA events (manual time), repeated by the harness.
+#include <benchmark/benchmark.h>
+
+#include <functional>
+#include <string>
+
+#include "benchmarks/common/context.hpp"
+
+namespace gpubench {
+
+using DeviceBenchmark = std::function<void(benchmark::State&, const BenchmarkDevice&)>;
+
+// Registers `body` once per selected GPU. Every benchmark skips with context.no_gpu_reason when there is
+// no GPU, so the list of names is the same on every machine.
+void register_per_device(const BenchmarkContext& context, const std::string& name, DeviceBenchmark body);
+
+// Minimum timed seconds per repetition: short for the quick suite.
+double min_time_seconds(Suite suite);
+
+}  // namespace gpubench

@@ -1,0 +1,24 @@
+#pragma once
+// How a benchmark reports its figure, its clocks and its failures (see harness/results/benchmark_label.hpp).
+#include <benchmark/benchmark.h>
+
+#include <optional>
+#include <string>
+
+#include "benchmarks/common/context.hpp"
+#include "harness/results/benchmark_label.hpp"
+
+namespace gpubench {
+
+// Sets the value/peak counters and the label describing them.
+void report_figure(benchmark::State& state, double value, std::optional<double> peak, const FigureLabel& label);
+
+// Reads the SM clock and the clock-event (throttle) reasons through NVML, when available.
+void report_clocks(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& device);
+
+// Marks a benchmark that cannot run here (no GPU, unsupported feature): recorded as skipped with the reason.
+void skip_benchmark(benchmark::State& state, const std::string& reason);
+// Marks a benchmark that ran and failed (CUDA error, wrong result): recorded as a failure with the reason.
+void fail_benchmark(benchmark::State& state, const std::string& reason);
+
+}  // namespace gpubench

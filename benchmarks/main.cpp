@@ -1,0 +1,69 @@
+// gpubench-micro: an ordinary Google Benchmark executable; every --benchmark_* flag works.
+// Which GPUs: GPUBENCH_DEVICES=0,2 (default: all visible). Which suite: GPUBENCH_SUITE=quick|full (default full).
+#include <benchmark/benchmark.h>
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "benchmarks/common/context.hpp"
+#include "benchmarks/common/families.hpp"
+#include "harness/environment/device_selection.hpp"
+#include "harness/environment/nvml_library.hpp"
+
+namespace {
+
+std::string env_or(const char* name, const char* fallback) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0' ? value : fallback;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace gpubench;
+  BenchmarkContext context;
+  const std::string suite = env_or("GPUBENCH_SUITE", "full");
+  if (suite != "quick" && suite != "full") {
+    std::fprintf(stderr, "gpubench-micro: GPUBENCH_SUITE='%s' must be quick or full\n", suite.c_str());
+    return 2;
+  }
+  context.suite = suite == "quick" ? Suite::Quick : Suite::Full;
+
+  int visible = 0;
+  const cudaError_t status = cudaGetDeviceCount(&visible);
+  if (status != cudaSuccess || visible == 0) {
+    context.no_gpu_reason = status != cudaSuccess ? std::string("no usable GPU: ") + cudaGetErrorString(status)
+                                                  : std::string("no usable GPU: CUDA sees no device");
+    visible = 0;
+  }
+  std::vector<int> indices;
+  try {
+    indices = parse_device_list(env_or("GPUBENCH_DEVICES", ""), visible > 0 ? visible : -1);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "gpubench-micro: GPUBENCH_DEVICES: %s\n", error.what());
+    return 2;
+  }
+  if (indices.empty()) indices.push_back(0);  // keep the benchmark names stable on machines with no GPU
+
+  std::string nvml_missing;
+  std::unique_ptr<NvmlLibrary> nvml = NvmlLibrary::load(&nvml_missing);
+  context.nvml = nvml.get();
+  for (int index : indices) {
+    const bool have_gpu = nvml && context.no_gpu_reason.empty();
+    context.devices.push_back({index, have_gpu ? nvml->device_for_cuda_index(index) : nullptr});
+  }
+
+  register_memory_benchmarks(context);
+
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  benchmark::AddCustomContext("gpubench_suite", suite);
+  if (!context.no_gpu_reason.empty()) benchmark::AddCustomContext("gpubench_no_gpu", context.no_gpu_reason);
+  if (!nvml) benchmark::AddCustomContext("gpubench_nvml", nvml_missing);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

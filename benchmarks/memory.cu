@@ -1,0 +1,185 @@
+// Device memory bandwidth: STREAM kernels (BabelStream byte counting) and cudaMemcpy device-to-device.
+// Arrays are 1 GiB each, far past any L2; inputs are random; every output is verified after the timed runs.
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "benchmarks/common/cuda_check.hpp"
+#include "benchmarks/common/device_buffer.hpp"
+#include "benchmarks/common/device_peaks.hpp"
+#include "benchmarks/common/event_timer.hpp"
+#include "benchmarks/common/families.hpp"
+#include "benchmarks/common/registry.hpp"
+#include "benchmarks/common/reporting.hpp"
+#include "kernels/random_fill.cuh"
+#include "kernels/stream.cuh"
+#include "kernels/verify.cuh"
+
+namespace gpubench {
+namespace {
+
+using kernels::StreamArgs;
+using kernels::StreamLaunch;
+using kernels::StreamOp;
+
+constexpr std::size_t kArrayBytes = std::size_t{1} << 30;
+constexpr const char* kArraySizeName = "1GiB";
+
+std::string describe(const StreamLaunch& launch) {
+  std::ostringstream out;
+  out << "grid" << launch.grid << "xblock" << launch.block << "xunroll" << launch.unroll
+      << (launch.streaming_stores ? "+cs" : "");
+  return out.str();
+}
+
+void require_free_memory(std::size_t bytes) {
+  std::size_t free_bytes = 0;
+  std::size_t total_bytes = 0;
+  GPUBENCH_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  if (free_bytes < bytes + (std::size_t{256} << 20)) {
+    throw std::runtime_error("needs " + std::to_string(bytes >> 20) + " MiB of device memory, " +
+                             std::to_string(free_bytes >> 20) + " MiB free; stop other processes on this GPU");
+  }
+}
+
+// The best launch differs between GPUs, so each is timed briefly on this device and the fastest kept:
+// block sizes, loads in flight per thread, and plain against evict-first stores, with the grid filling
+// every SM to full occupancy.
+StreamLaunch choose_launch(StreamOp op, const StreamArgs& args, cudaStream_t stream) {
+  int device = 0;
+  int sm_count = 0;
+  GPUBENCH_CUDA_CHECK(cudaGetDevice(&device));
+  GPUBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
+  EventTimer timer;
+  StreamLaunch best;
+  double best_seconds = std::numeric_limits<double>::infinity();
+  for (int block : {256, 512, 1024}) {
+    for (int unroll : {1, 2, 4, 8}) {
+      for (bool streaming : {false, true}) {
+        if (op == StreamOp::Read && streaming) continue;  // Read stores nothing
+        StreamLaunch launch{block, 0, unroll, streaming};
+        const int per_sm = kernels::stream_blocks_per_sm(op, launch);
+        if (per_sm == 0) continue;
+        launch.grid = per_sm * sm_count;
+        if (static_cast<std::size_t>(launch.grid) * launch.block > args.sink_words) continue;
+        double fastest = std::numeric_limits<double>::infinity();
+        for (int trial = 0; trial < 3; ++trial) {
+          timer.start(stream);
+          GPUBENCH_CUDA_CHECK(kernels::launch_stream(op, launch, args, stream));
+          timer.stop(stream);
+          fastest = std::min(fastest, timer.seconds());
+        }
+        if (fastest < best_seconds) {
+          best_seconds = fastest;
+          best = launch;
+        }
+      }
+    }
+  }
+  if (best.grid == 0) throw std::runtime_error("no stream kernel configuration can launch on this device");
+  return best;
+}
+
+void run_stream(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& device, StreamOp op) {
+  const std::size_t count = kArrayBytes / sizeof(float);
+  require_free_memory(3 * kArrayBytes);
+  DeviceBuffer<float> a(count), b(count), c(count);
+  cudaDeviceProp props{};
+  GPUBENCH_CUDA_CHECK(cudaGetDeviceProperties(&props, device.index));
+  DeviceBuffer<std::uint32_t> sink(static_cast<std::size_t>(props.multiProcessorCount) * props.maxThreadsPerMultiProcessor);
+  CudaStream stream;
+  GPUBENCH_CUDA_CHECK(kernels::fill_random(a.get(), count, 1, 0.5f, 1.5f, stream.get()));
+  GPUBENCH_CUDA_CHECK(kernels::fill_random(b.get(), count, 2, 0.5f, 1.5f, stream.get()));
+  GPUBENCH_CUDA_CHECK(cudaMemsetAsync(c.get(), 0xFF, c.bytes(), stream.get()));  // NaN poison: unwritten = wrong
+  const StreamArgs args{a.get(), b.get(), c.get(), sink.get(), sink.count(), count, 0.4f};
+
+  const StreamLaunch launch = choose_launch(op, args, stream.get());
+  GPUBENCH_CUDA_CHECK(cudaMemsetAsync(c.get(), 0xFF, c.bytes(), stream.get()));
+  EventTimer timer;
+  double timed_seconds = 0;
+  for (auto _ : state) {
+    timer.start(stream.get());
+    GPUBENCH_CUDA_CHECK(kernels::launch_stream(op, launch, args, stream.get()));
+    timer.stop(stream.get());
+    const double seconds = timer.seconds();
+    state.SetIterationTime(seconds);
+    timed_seconds += seconds;
+  }
+  report_clocks(state, context, device);
+
+  DeviceBuffer<unsigned long long> mismatches(1);
+  GPUBENCH_CUDA_CHECK(cudaMemsetAsync(mismatches.get(), 0, sizeof(unsigned long long), stream.get()));
+  const std::size_t sink_used = static_cast<std::size_t>(launch.grid) * launch.block;
+  GPUBENCH_CUDA_CHECK(kernels::count_stream_mismatches(op, args, sink_used, mismatches.get(), stream.get()));
+  unsigned long long wrong = 0;
+  GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(&wrong, mismatches.get(), sizeof(wrong), cudaMemcpyDeviceToHost, stream.get()));
+  stream.synchronize();
+  if (wrong != 0) {
+    fail_benchmark(state, std::string("verification failed: ") + std::to_string(wrong) + " wrong output elements of " +
+                              std::to_string(count) + " after " + kernels::stream_op_name(op));
+    return;
+  }
+
+  const double bytes = static_cast<double>(kernels::stream_bytes_moved(op, count)) * state.iterations();
+  FigureLabel label{"bandwidth", "GB/s", Better::Higher, device.index, {}};
+  label.params["array_bytes"] = std::to_string(kArrayBytes);
+  label.params["bytes_per_launch"] = std::to_string(kernels::stream_bytes_moved(op, count));
+  label.params["launch"] = describe(launch);
+  report_figure(state, bytes / timed_seconds / 1e9, memory_peak_gbps(device.index), label);
+}
+
+// cudaMemcpy device-to-device, counted as bytes read plus bytes written (as the STREAM copy is).
+void run_memcpy_d2d(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& device) {
+  require_free_memory(2 * kArrayBytes);
+  DeviceBuffer<unsigned char> source(kArrayBytes), destination(kArrayBytes);
+  CudaStream stream;
+  GPUBENCH_CUDA_CHECK(kernels::fill_random_bytes(source.get(), kArrayBytes, 3, stream.get()));
+  GPUBENCH_CUDA_CHECK(cudaMemsetAsync(destination.get(), 0, kArrayBytes, stream.get()));
+  GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(destination.get(), source.get(), kArrayBytes, cudaMemcpyDeviceToDevice, stream.get()));
+  EventTimer timer;
+  double timed_seconds = 0;
+  for (auto _ : state) {
+    timer.start(stream.get());
+    GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(destination.get(), source.get(), kArrayBytes, cudaMemcpyDeviceToDevice, stream.get()));
+    timer.stop(stream.get());
+    const double seconds = timer.seconds();
+    state.SetIterationTime(seconds);
+    timed_seconds += seconds;
+  }
+  report_clocks(state, context, device);
+
+  DeviceBuffer<unsigned long long> mismatches(1);
+  GPUBENCH_CUDA_CHECK(cudaMemsetAsync(mismatches.get(), 0, sizeof(unsigned long long), stream.get()));
+  GPUBENCH_CUDA_CHECK(kernels::count_byte_mismatches(destination.get(), source.get(), kArrayBytes, mismatches.get(), stream.get()));
+  unsigned long long wrong = 0;
+  GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(&wrong, mismatches.get(), sizeof(wrong), cudaMemcpyDeviceToHost, stream.get()));
+  stream.synchronize();
+  if (wrong != 0) {
+    fail_benchmark(state, "verification failed: " + std::to_string(wrong) + " differing 8-byte words after cudaMemcpy");
+    return;
+  }
+  FigureLabel label{"bandwidth", "GB/s", Better::Higher, device.index, {}};
+  label.params["array_bytes"] = std::to_string(kArrayBytes);
+  label.params["bytes_per_copy"] = std::to_string(2 * kArrayBytes);
+  report_figure(state, 2.0 * kArrayBytes * state.iterations() / timed_seconds / 1e9, memory_peak_gbps(device.index), label);
+}
+
+}  // namespace
+
+void register_memory_benchmarks(const BenchmarkContext& context) {
+  for (StreamOp op : {StreamOp::Read, StreamOp::Write, StreamOp::Copy, StreamOp::Scale, StreamOp::Add, StreamOp::Triad}) {
+    register_per_device(context, std::string("memory/") + kernels::stream_op_name(op) + "/" + kArraySizeName,
+                        [&context, op](benchmark::State& state, const BenchmarkDevice& device) {
+                          run_stream(state, context, device, op);
+                        });
+  }
+  register_per_device(context, std::string("memory/memcpy_d2d/") + kArraySizeName,
+                      [&context](benchmark::State& state, const BenchmarkDevice& device) {
+                        run_memcpy_d2d(state, context, device);
+                      });
+}
+
+}  // namespace gpubench

@@ -1,0 +1,47 @@
+// gpubench list: the families, their benchmarks, and which suites run them.
+#include <iostream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/cli/commands.hpp"
+#include "harness/runner/micro_listing.hpp"
+#include "harness/runner/suites.hpp"
+
+namespace gpubench {
+namespace {
+
+struct ListArguments {
+  bool json = false;
+  std::string filter;
+};
+
+int list_command(const ListArguments& args) {
+  const std::vector<std::string> names = list_micro_benchmarks(default_micro_path(), {});
+  nlohmann::json out = nlohmann::json::array();
+  for (const FamilySpec& family : benchmark_families()) {
+    const std::vector<std::string> benchmarks = select_benchmarks(names, family.name, args.filter);
+    const std::vector<std::string> suites = family.in_quick ? std::vector<std::string>{"quick", "full"} : std::vector<std::string>{"full"};
+    if (args.json) {
+      out.push_back({{"family", family.name}, {"description", family.description}, {"suites", suites},
+                     {"timeout_s", family.timeout.count()}, {"benchmarks", benchmarks}});
+      continue;
+    }
+    std::cout << family.name << "  [" << (family.in_quick ? "quick, full" : "full") << "]  " << family.description << "\n";
+    for (const std::string& name : benchmarks) std::cout << "  " << name << "\n";
+  }
+  if (args.json) std::cout << out.dump(2) << "\n";
+  return 0;
+}
+
+}  // namespace
+
+void add_list_command(CLI::App& app, CommandState& state) {
+  auto args = std::make_shared<ListArguments>();
+  CLI::App* list = app.add_subcommand("list", "list benchmark families, their benchmarks and suites");
+  list->add_flag("--json", args->json, "print JSON");
+  list->add_option("--filter", args->filter, "only benchmarks whose name matches this regular expression");
+  list->callback([args, &state] { state.exit_code = list_command(*args); });
+}
+
+}  // namespace gpubench

@@ -1,0 +1,121 @@
+// gpubench run: runs a suite and writes the results document.
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <iostream>
+#include <memory>
+
+#include "gpubench/version.hpp"
+#include "harness/cli/commands.hpp"
+#include "harness/cli/exit_codes.hpp"
+#include "harness/environment/device_selection.hpp"
+#include "harness/environment/fingerprint.hpp"
+#include "harness/environment/nvml_library.hpp"
+#include "harness/report/progress_display.hpp"
+#include "harness/report/run_summary.hpp"
+#include "harness/results/results_io.hpp"
+#include "harness/runner/micro_listing.hpp"
+#include "harness/runner/run_benchmarks.hpp"
+
+namespace gpubench {
+namespace {
+
+struct RunArguments {
+  std::string suite = "quick";
+  std::string filter;
+  std::string devices;
+  std::string output;
+  std::string log_dir;
+  int repetitions = 0;
+  int timeout_seconds = 0;
+  std::vector<std::string> command_line;
+};
+
+std::string utc_timestamp(const char* format) {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[64];
+  std::strftime(text, sizeof text, format, &utc);
+  return text;
+}
+
+std::string host_name() {
+  char name[256] = {};
+  gethostname(name, sizeof name - 1);
+  return name[0] ? name : "unknown-host";
+}
+
+int run_command(const RunArguments& args, const std::atomic<bool>& stop) {
+  std::string nvml_error;
+  const std::unique_ptr<NvmlLibrary> nvml = NvmlLibrary::load(&nvml_error);
+  const CudaStatus cuda = probe_cuda();
+  if (!cuda.error.empty()) throw NoGpuError(cuda.error);
+
+  RunOptions options;
+  options.suite = args.suite;
+  options.filter = args.filter;
+  options.repetitions = args.repetitions;
+  options.timeout = std::chrono::seconds(args.timeout_seconds);
+  options.micro_path = default_micro_path();
+  try {
+    options.devices = parse_device_list(args.devices, cuda.device_count);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(std::string("--devices ") + error.what());
+  }
+
+  ResultsDocument document;
+  const std::string host = host_name();
+  document.run.id = utc_timestamp("%Y%m%dT%H%M%SZ") + "-" + host + "-" + std::to_string(getpid());
+  document.run.started_at = utc_timestamp("%Y-%m-%dT%H:%M:%SZ");
+  document.run.host = host;
+  document.run.gpubench_version = kVersion;
+  document.run.git_revision = kGitRevision;
+  document.run.command_line = args.command_line;
+  document.run.suite = args.suite;
+  document.run.devices = options.devices;
+  document.environment = collect_environment(nvml.get(), nvml_error, options.devices);
+
+  const std::string output = args.output.empty() ? "gpubench-" + host + "-" + utc_timestamp("%Y%m%dT%H%M%SZ") + ".json" : args.output;
+  options.log_dir = args.log_dir.empty() ? output + ".logs" : args.log_dir;
+
+  std::vector<TelemetrySampler::Target> targets;
+  for (int index : options.devices) targets.push_back({index, nvml ? nvml->device_for_cuda_index(index) : nullptr});
+
+  RunObserver observer = make_progress_display(std::cerr, isatty(STDERR_FILENO) != 0);
+  observer.checkpoint = [&output](const ResultsDocument& so_far) { write_json_atomically(to_json(so_far), output); };
+  std::cerr << "gpubench " << kVersion << ": suite " << args.suite << " on GPU " << format_device_list(options.devices)
+            << " of " << host << "; logs in " << options.log_dir << "\n";
+  run_benchmarks(options, targets, nvml.get(), observer, stop, document);
+  document.run.finished_at = utc_timestamp("%Y-%m-%dT%H:%M:%SZ");
+  write_json_atomically(to_json(document), output);
+
+  print_run_summary(document, std::cout);
+  std::cout << "results: " << output << "\n";
+  if (document.metrics.empty() && document.failures.empty() && !document.run.interrupted) {
+    std::cerr << "gpubench: no benchmark matched --filter '" << args.filter << "' in suite " << args.suite << "\n";
+    return kExitUsage;
+  }
+  return document.failures.empty() && !document.run.interrupted ? kExitOk : kExitFailed;
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app, CommandState& state) {
+  auto args = std::make_shared<RunArguments>();
+  CLI::App* run = app.add_subcommand("run", "run a benchmark suite and write a results document");
+  run->add_option("--suite", args->suite, "quick (a few minutes) or full")->check(CLI::IsMember({"quick", "full"}))->capture_default_str();
+  run->add_option("--filter", args->filter, "only benchmarks whose name matches this regular expression");
+  run->add_option("--devices", args->devices, "GPUs to use, e.g. 0,1 or 0-3 (default: all)");
+  run->add_option("-o,--output", args->output, "results file (default: gpubench-HOST-TIME.json)");
+  run->add_option("--log-dir", args->log_dir, "where each family's raw output goes (default: OUTPUT.logs)");
+  run->add_option("--repetitions", args->repetitions, "repetitions per benchmark (default: 3 quick, 5 full)")->check(CLI::Range(1, 1000));
+  run->add_option("--timeout", args->timeout_seconds, "seconds per family before it is stopped (default: per family)")->check(CLI::Range(1, 86400));
+  run->callback([args, &state] {
+    args->command_line = state.command_line;
+    state.exit_code = run_command(*args, *state.stop);
+  });
+}
+
+}  // namespace gpubench

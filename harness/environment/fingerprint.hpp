@@ -1,0 +1,31 @@
+#pragma once
+// The environment fingerprint of a run: software versions, every GPU's identity and state, the topology
+// between GPUs, the host, and the environment variables that change results. Whatever cannot be read is
+// left out and the reason recorded, so the fingerprint works with no GPU and no driver.
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace gpubench {
+
+class NvmlLibrary;
+
+struct CudaStatus {
+  int device_count = 0;
+  std::string error;  // empty when CUDA works and sees at least one GPU
+};
+
+// Asks the CUDA runtime how many GPUs it sees; the error text is what CUDA said when it sees none.
+CudaStatus probe_cuda();
+
+// nvml may be null; nvml_error then says why. devices selects the GPUs to describe (empty: all).
+nlohmann::json collect_environment(const NvmlLibrary* nvml, const std::string& nvml_error, const std::vector<int>& devices);
+
+// Environment variables that change results: NCCL_*, CUDA_*, CUBLAS*, NVIDIA_TF32_OVERRIDE, OMP_NUM_THREADS ...
+nlohmann::json result_changing_variables();
+
+// "2.28.3" from NCCL's integer version code (22803) and the older 4-digit scheme (2708 = 2.7.8).
+std::string format_nccl_version(int code);
+
+}  // namespace gpubench

@@ -1,0 +1,45 @@
+#include "harness/report/run_summary.hpp"
+
+#include <cmath>
+
+#include "harness/report/text_table.hpp"
+
+namespace gpubench {
+
+void print_run_summary(const ResultsDocument& document, std::ostream& out) {
+  TextTable metrics;
+  metrics.add_column("metric");
+  metrics.add_column("value", TextTable::Align::Right);
+  metrics.add_column("unit");
+  metrics.add_column("of peak", TextTable::Align::Right);
+  metrics.add_column("spread", TextTable::Align::Right);
+  metrics.add_column("n", TextTable::Align::Right);
+  metrics.add_column("SM MHz", TextTable::Align::Right);
+  metrics.add_column("note");
+  for (const Metric& m : document.metrics) {
+    const int decimals = m.value >= 100 ? 1 : (m.value >= 1 ? 2 : 4);
+    metrics.add_row({m.id, format_number(m.value, decimals), m.unit,
+                     m.efficiency ? format_number(100 * *m.efficiency, 1) + "%" : "",
+                     m.statistics.median != 0 ? "±" + format_number(100 * m.statistics.mad / std::fabs(m.statistics.median), 1) + "%" : "",
+                     std::to_string(m.statistics.count), m.sm_clock_mhz ? format_number(*m.sm_clock_mhz, 0) : "",
+                     m.throttled ? "THROTTLED" : ""});
+  }
+  if (!metrics.empty()) {
+    out << "\nResults (median of repetitions; spread = MAD / median)\n";
+    metrics.print(out);
+  }
+  if (!document.failures.empty()) {
+    out << "\nFailures\n";
+    for (const Failure& f : document.failures) {
+      out << "  FAIL " << f.benchmark << ": " << f.reason << "\n       try: " << f.advice << "\n";
+    }
+  }
+  if (!document.skipped.empty()) {
+    out << "\nSkipped\n";
+    for (const Skip& s : document.skipped) out << "  skip " << s.benchmark << ": " << s.reason << "\n";
+  }
+  out << "\n" << document.metrics.size() << " metrics, " << document.failures.size() << " failures, "
+      << document.skipped.size() << " skipped" << (document.run.interrupted ? " (interrupted)" : "") << "\n";
+}
+
+}  // namespace gpubench

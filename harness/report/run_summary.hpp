@@ -1,0 +1,12 @@
+#pragma once
+// The table printed at the end of `gpubench run`: every metric with its efficiency and spread, then the
+// failures with what to try, then the skips with their reasons.
+#include <ostream>
+
+#include "harness/results/results_document.hpp"
+
+namespace gpubench {
+
+void print_run_summary(const ResultsDocument& document, std::ostream& out);
+
+}  // namespace gpubench

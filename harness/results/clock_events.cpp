@@ -1,0 +1,46 @@
+#include "harness/results/clock_events.hpp"
+
+#include <nvml.h>
+
+namespace gpubench {
+namespace {
+
+struct Reason {
+  std::uint64_t bit;
+  const char* name;
+  bool throttles;
+};
+
+constexpr Reason kReasons[] = {
+    {nvmlClocksEventReasonGpuIdle, "gpu_idle", false},
+    {nvmlClocksEventReasonApplicationsClocksSetting, "applications_clocks_setting", false},
+    {nvmlClocksEventReasonSwPowerCap, "sw_power_cap", true},
+    {nvmlClocksThrottleReasonHwSlowdown, "hw_slowdown", true},
+    {nvmlClocksEventReasonSyncBoost, "sync_boost", false},
+    {nvmlClocksEventReasonSwThermalSlowdown, "sw_thermal_slowdown", true},
+    {nvmlClocksThrottleReasonHwThermalSlowdown, "hw_thermal_slowdown", true},
+    {nvmlClocksThrottleReasonHwPowerBrakeSlowdown, "hw_power_brake_slowdown", true},
+    {nvmlClocksEventReasonDisplayClockSetting, "display_clock_setting", false},
+};
+
+}  // namespace
+
+std::vector<std::string> clock_event_names(std::uint64_t reasons) {
+  std::vector<std::string> names;
+  std::uint64_t known = 0;
+  for (const Reason& reason : kReasons) {
+    known |= reason.bit;
+    if (reasons & reason.bit) names.emplace_back(reason.name);
+  }
+  if (reasons & ~known) names.push_back("other");
+  return names;
+}
+
+bool is_throttling(std::uint64_t reasons) {
+  for (const Reason& reason : kReasons) {
+    if (reason.throttles && (reasons & reason.bit)) return true;
+  }
+  return false;
+}
+
+}  // namespace gpubench

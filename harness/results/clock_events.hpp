@@ -1,0 +1,13 @@
+#pragma once
+// NVML's clock-event ("throttle") reasons: their names, and which of them mean a measurement ran slower
+// than the card can (power cap, thermal or hardware slowdown) rather than by choice (idle, app clocks).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpubench {
+
+std::vector<std::string> clock_event_names(std::uint64_t reasons);
+bool is_throttling(std::uint64_t reasons);
+
+}  // namespace gpubench

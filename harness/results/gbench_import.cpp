@@ -1,0 +1,118 @@
+#include "harness/results/gbench_import.hpp"
+
+#include <cmath>
+#include <map>
+#include <regex>
+
+#include "harness/results/clock_events.hpp"
+#include "harness/results/input_error.hpp"
+#include "harness/runner/failure_advice.hpp"
+
+namespace gpubench {
+namespace {
+
+using nlohmann::json;
+
+struct Accumulated {
+  FigureLabel label;
+  std::vector<double> values;
+  std::vector<double> peaks;
+  std::vector<double> clocks;
+  std::uint64_t reasons = 0;
+};
+
+double counter(const json& entry, const char* name, const std::string& source, const std::string& path) {
+  const json& value = entry.at(name);
+  if (!value.is_number() || !std::isfinite(value.get<double>())) {
+    throw InputError(source, path + name, "expected a finite number");
+  }
+  return value.get<double>();
+}
+
+}  // namespace
+
+std::string strip_benchmark_suffixes(const std::string& run_name) {
+  static const std::regex suffix(
+      R"((/(manual_time|real_time|process_time|min_time:[0-9.e+-]+s?|min_warmup_time:[0-9.e+-]+|iterations:[0-9]+|repeats:[0-9]+|threads:[0-9]+))+$)");
+  return std::regex_replace(run_name, suffix, "");
+}
+
+ImportedBenchmarks import_google_benchmark_json(const json& doc, const std::string& family, const std::string& source) {
+  if (!doc.is_object() || !doc.contains("benchmarks") || !doc.at("benchmarks").is_array()) {
+    throw InputError(source, "benchmarks", "missing: not Google Benchmark JSON output");
+  }
+  ImportedBenchmarks out;
+  std::map<std::string, Accumulated> runs;
+  std::vector<std::string> order;
+  std::map<std::string, bool> reported_error;
+  const json& entries = doc.at("benchmarks");
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const json& entry = entries[i];
+    const std::string path = "benchmarks[" + std::to_string(i) + "].";
+    if (!entry.is_object() || !entry.contains("name") || !entry.at("name").is_string()) {
+      throw InputError(source, path + "name", "missing");
+    }
+    if (entry.value("run_type", "iteration") != "iteration") continue;
+    const std::string name = strip_benchmark_suffixes(entry.value("run_name", entry.at("name").get<std::string>()));
+    if (entry.value("error_occurred", false) || (entry.contains("skipped") && entry.value("skipped", false))) {
+      if (reported_error[name]) continue;
+      reported_error[name] = true;
+      const std::string message = entry.value("error_message", entry.value("skip_message", std::string("no reason given")));
+      const std::string skip_prefix = kSkipPrefix;
+      if (message.rfind(skip_prefix, 0) == 0) {
+        out.skipped.push_back({name, family, message.substr(skip_prefix.size())});
+      } else {
+        out.failures.push_back({name, family, message, advice_for_failure(message)});
+      }
+      continue;
+    }
+    if (!entry.contains("value")) {
+      if (reported_error[name]) continue;
+      reported_error[name] = true;
+      out.failures.push_back({name, family, "the benchmark reported no value (a gpubench-micro bug)",
+                              "report it with the family's log"});
+      continue;
+    }
+    auto [it, inserted] = runs.try_emplace(name);
+    Accumulated& run = it->second;
+    if (inserted) {
+      order.push_back(name);
+      try {
+        run.label = decode_label(entry.value("label", ""));
+      } catch (const std::invalid_argument& error) {
+        throw InputError(source, path + "label", error.what());
+      }
+    }
+    run.values.push_back(counter(entry, "value", source, path));
+    if (entry.contains("peak")) run.peaks.push_back(counter(entry, "peak", source, path));
+    if (entry.contains("sm_clock_mhz")) run.clocks.push_back(counter(entry, "sm_clock_mhz", source, path));
+    if (entry.contains("clock_event_reasons")) {
+      run.reasons |= static_cast<std::uint64_t>(counter(entry, "clock_event_reasons", source, path));
+    }
+  }
+  for (const std::string& name : order) {
+    const Accumulated& run = runs.at(name);
+    Metric m;
+    m.benchmark = name;
+    m.family = family;
+    m.id = name + "/" + run.label.figure;
+    m.device = run.label.device;
+    m.unit = run.label.unit;
+    m.better = run.label.better;
+    m.samples = run.values;
+    m.statistics = summarize(m.samples);
+    m.value = m.statistics.median;
+    if (!run.peaks.empty()) {
+      m.peak = median(run.peaks);
+      if (*m.peak > 0) m.efficiency = m.value / *m.peak;
+    }
+    if (!run.clocks.empty()) m.sm_clock_mhz = median(run.clocks);
+    m.clock_event_reasons = run.reasons;
+    m.throttled = is_throttling(run.reasons);
+    m.params = run.label.params;
+    out.metrics.push_back(std::move(m));
+  }
+  return out;
+}
+
+}  // namespace gpubench

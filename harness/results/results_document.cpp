@@ -1,0 +1,186 @@
+#include "harness/results/results_document.hpp"
+
+#include <cmath>
+
+#include "harness/results/clock_events.hpp"
+#include "harness/results/input_error.hpp"
+
+namespace gpubench {
+namespace {
+
+using nlohmann::json;
+
+json statistics_json(const SampleStatistics& s) {
+  return json{{"count", s.count}, {"median", s.median}, {"mean", s.mean}, {"min", s.min}, {"max", s.max},
+              {"stddev", s.stddev}, {"mad", s.mad},       {"cv", s.cv}};
+}
+
+json metric_json(const Metric& m) {
+  json out{{"id", m.id}, {"benchmark", m.benchmark}, {"family", m.family}, {"value", m.value}, {"unit", m.unit},
+           {"better", to_string(m.better)}, {"samples", m.samples}, {"statistics", statistics_json(m.statistics)}};
+  out["device"] = m.device ? json(*m.device) : json(nullptr);
+  if (m.peak) out["peak"] = *m.peak;
+  if (m.efficiency) out["efficiency"] = *m.efficiency;
+  json telemetry{{"clock_event_reasons", clock_event_names(m.clock_event_reasons)}, {"throttled", m.throttled}};
+  if (m.sm_clock_mhz) telemetry["sm_clock_mhz"] = *m.sm_clock_mhz;
+  out["telemetry"] = telemetry;
+  out["params"] = m.params;
+  return out;
+}
+
+// Field access that names the file and the path of the field when it is missing or of the wrong type.
+class Reader {
+ public:
+  explicit Reader(std::string source) : source_(std::move(source)) {}
+
+  const json& member(const json& object, const std::string& key, const std::string& path) const {
+    if (!object.is_object()) throw InputError(source_, path, "expected an object");
+    const auto it = object.find(key);
+    if (it == object.end()) throw InputError(source_, path + key, "missing", "the file may be truncated or not a gpubench results document");
+    return *it;
+  }
+  std::string string(const json& object, const std::string& key, const std::string& path) const {
+    const json& value = member(object, key, path);
+    if (!value.is_string()) throw InputError(source_, path + key, "expected a string");
+    return value.get<std::string>();
+  }
+  double finite_number(const json& value, const std::string& path) const {
+    if (!value.is_number()) throw InputError(source_, path, "expected a number, found " + std::string(value.type_name()));
+    const double x = value.get<double>();
+    if (!std::isfinite(x)) throw InputError(source_, path, "not a finite number");
+    return x;
+  }
+  double number(const json& object, const std::string& key, const std::string& path) const {
+    return finite_number(member(object, key, path), path + key);
+  }
+  const json& array(const json& object, const std::string& key, const std::string& path) const {
+    const json& value = member(object, key, path);
+    if (!value.is_array()) throw InputError(source_, path + key, "expected an array");
+    return value;
+  }
+  const std::string& source() const { return source_; }
+
+ private:
+  std::string source_;
+};
+
+Metric metric_from_json(const Reader& r, const json& j, const std::string& path) {
+  Metric m;
+  m.id = r.string(j, "id", path);
+  m.benchmark = r.string(j, "benchmark", path);
+  m.family = r.string(j, "family", path);
+  const json& device = r.member(j, "device", path);
+  if (device.is_number_integer()) {
+    m.device = device.get<int>();
+  } else if (!device.is_null()) {
+    throw InputError(r.source(), path + "device", "expected a GPU index or null");
+  }
+  m.value = r.number(j, "value", path);
+  m.unit = r.string(j, "unit", path);
+  const auto better = parse_better(r.string(j, "better", path));
+  if (!better) throw InputError(r.source(), path + "better", "must be \"higher\" or \"lower\"");
+  m.better = *better;
+  const json& samples = r.array(j, "samples", path);
+  if (samples.empty()) throw InputError(r.source(), path + "samples", "no samples");
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    m.samples.push_back(r.finite_number(samples[i], path + "samples[" + std::to_string(i) + "]"));
+  }
+  if (m.value < 0) throw InputError(r.source(), path + "value", "negative (" + std::to_string(m.value) + "); every gpubench figure is >= 0");
+  m.statistics = summarize(m.samples);
+  if (j.contains("peak")) m.peak = r.number(j, "peak", path);
+  if (j.contains("efficiency")) m.efficiency = r.number(j, "efficiency", path);
+  if (j.contains("telemetry")) {
+    const json& t = j.at("telemetry");
+    if (t.contains("sm_clock_mhz")) m.sm_clock_mhz = r.number(t, "sm_clock_mhz", path + "telemetry.");
+    m.throttled = t.value("throttled", false);
+  }
+  if (j.contains("params") && j.at("params").is_object()) {
+    for (const auto& [key, value] : j.at("params").items()) {
+      m.params[key] = value.is_string() ? value.get<std::string>() : value.dump();
+    }
+  }
+  return m;
+}
+
+}  // namespace
+
+json to_json(const ResultsDocument& d) {
+  json run{{"id", d.run.id},
+           {"started_at", d.run.started_at},
+           {"finished_at", d.run.finished_at},
+           {"host", d.run.host},
+           {"gpubench_version", d.run.gpubench_version},
+           {"git_revision", d.run.git_revision},
+           {"command_line", d.run.command_line},
+           {"suite", d.run.suite},
+           {"devices", d.run.devices},
+           {"interrupted", d.run.interrupted}};
+  json families = json::array();
+  for (const FamilyRun& f : d.families) {
+    families.push_back({{"family", f.family}, {"status", f.status}, {"seconds", f.seconds}, {"exit_code", f.exit_code},
+                        {"telemetry", f.telemetry}});
+  }
+  json metrics = json::array();
+  for (const Metric& m : d.metrics) metrics.push_back(metric_json(m));
+  json failures = json::array();
+  for (const Failure& f : d.failures) {
+    failures.push_back({{"benchmark", f.benchmark}, {"family", f.family}, {"reason", f.reason}, {"advice", f.advice}});
+  }
+  json skipped = json::array();
+  for (const Skip& s : d.skipped) skipped.push_back({{"benchmark", s.benchmark}, {"family", s.family}, {"reason", s.reason}});
+  return json{{"schema", kResultsSchema}, {"run", run},         {"environment", d.environment}, {"families", families},
+              {"metrics", metrics},      {"failures", failures}, {"skipped", skipped}};
+}
+
+ResultsDocument results_from_json(const json& j, const std::string& source) {
+  const Reader r(source);
+  if (!j.is_object()) throw InputError(source, "", "not a JSON object", "expected a gpubench results document");
+  const std::string schema = r.string(j, "schema", "");
+  if (schema != kResultsSchema) {
+    throw InputError(source, "schema", "is '" + schema + "', this gpubench reads '" + kResultsSchema + "'",
+                     "use the gpubench release that wrote it, or re-run the benchmarks");
+  }
+  ResultsDocument d;
+  const json& run = r.member(j, "run", "");
+  d.run.id = r.string(run, "id", "run.");
+  d.run.started_at = r.string(run, "started_at", "run.");
+  d.run.finished_at = run.value("finished_at", "");
+  d.run.host = r.string(run, "host", "run.");
+  d.run.gpubench_version = r.string(run, "gpubench_version", "run.");
+  d.run.git_revision = run.value("git_revision", "");
+  if (run.contains("command_line") && run.at("command_line").is_array()) {
+    for (const json& arg : run.at("command_line")) d.run.command_line.push_back(arg.is_string() ? arg.get<std::string>() : arg.dump());
+  }
+  d.run.suite = run.value("suite", "");
+  if (run.contains("devices") && run.at("devices").is_array()) {
+    for (const json& dev : run.at("devices")) {
+      if (!dev.is_number_integer()) throw InputError(source, "run.devices", "expected GPU indices");
+      d.run.devices.push_back(dev.get<int>());
+    }
+  }
+  d.run.interrupted = run.value("interrupted", false);
+  d.environment = r.member(j, "environment", "");
+  if (!d.environment.is_object()) throw InputError(source, "environment", "expected an object");
+  if (j.contains("families") && j.at("families").is_array()) {
+    for (const json& f : j.at("families")) {
+      d.families.push_back({f.value("family", ""), f.value("status", ""), f.value("seconds", 0.0), f.value("exit_code", 0),
+                            f.value("telemetry", json::object())});
+    }
+  }
+  const json& metrics = r.array(j, "metrics", "");
+  for (std::size_t i = 0; i < metrics.size(); ++i) {
+    d.metrics.push_back(metric_from_json(r, metrics[i], "metrics[" + std::to_string(i) + "]."));
+  }
+  const json& failures = r.array(j, "failures", "");
+  for (std::size_t i = 0; i < failures.size(); ++i) {
+    const std::string path = "failures[" + std::to_string(i) + "].";
+    d.failures.push_back({r.string(failures[i], "benchmark", path), failures[i].value("family", ""),
+                          r.string(failures[i], "reason", path), failures[i].value("advice", "")});
+  }
+  if (j.contains("skipped") && j.at("skipped").is_array()) {
+    for (const json& s : j.at("skipped")) d.skipped.push_back({s.value("benchmark", ""), s.value("family", ""), s.value("reason", "")});
+  }
+  return d;
+}
+
+}  // namespace gpubench

@@ -1,0 +1,121 @@
+#include "harness/runner/run_benchmarks.hpp"
+
+#include <signal.h>
+#include <sys/stat.h>
+
+#include <cstring>
+#include <fstream>
+
+#include "harness/environment/device_selection.hpp"
+#include "harness/results/gbench_import.hpp"
+#include "harness/results/input_error.hpp"
+#include "harness/results/results_io.hpp"
+#include "harness/runner/child_process.hpp"
+#include "harness/runner/failure_advice.hpp"
+#include "harness/runner/micro_listing.hpp"
+
+namespace gpubench {
+namespace {
+
+std::string last_lines(const std::string& path, std::size_t max_chars) {
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (text.size() > max_chars) text = "..." + text.substr(text.size() - max_chars);
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
+void record_family_failure(ResultsDocument& document, const FamilySpec& family, const std::string& reason) {
+  document.failures.push_back({family.name, family.name, reason, advice_for_failure(reason)});
+}
+
+}  // namespace
+
+void run_benchmarks(const RunOptions& options, const std::vector<TelemetrySampler::Target>& telemetry_targets,
+                    const NvmlLibrary* nvml, const RunObserver& observer, const std::atomic<bool>& stop,
+                    ResultsDocument& document) {
+  mkdir(options.log_dir.c_str(), 0755);
+  std::map<std::string, std::string> child_env = {
+      {"GPUBENCH_SUITE", options.suite},
+      {"GPUBENCH_DEVICES", format_device_list(options.devices)},
+  };
+  // NVLink multicast (NVLS) can take a shared host's GPUs out of service; keep it off unless the operator chose.
+  if (std::getenv("NCCL_NVLS_ENABLE") == nullptr) child_env["NCCL_NVLS_ENABLE"] = "0";
+
+  const std::vector<std::string> all_names = list_micro_benchmarks(options.micro_path, child_env);
+  struct Planned {
+    FamilySpec spec;
+    std::vector<std::string> benchmarks;
+  };
+  std::vector<Planned> plan;
+  for (const FamilySpec& family : families_in_suite(options.suite)) {
+    std::vector<std::string> selected = select_benchmarks(all_names, family.name, options.filter);
+    if (!selected.empty()) plan.push_back({family, std::move(selected)});
+  }
+
+  for (std::size_t k = 0; k < plan.size(); ++k) {
+    const FamilySpec& family = plan[k].spec;
+    if (stop) break;
+    if (observer.family_started) observer.family_started(k + 1, plan.size(), family.name, plan[k].benchmarks.size());
+    const int repetitions = options.repetitions > 0 ? options.repetitions
+                            : options.suite == "quick" ? family.quick_repetitions
+                                                       : family.full_repetitions;
+    const std::string base = options.log_dir + "/" + family.name;
+    ChildCommand command;
+    command.argv = {options.micro_path,
+                    "--benchmark_filter=" + exact_filter(plan[k].benchmarks),
+                    "--benchmark_repetitions=" + std::to_string(repetitions),
+                    "--benchmark_out=" + base + ".json",
+                    "--benchmark_out_format=json",
+                    "--benchmark_format=console"};
+    command.environment = child_env;
+    command.stdout_path = base + ".stdout.log";
+    command.stderr_path = base + ".stderr.log";
+    command.timeout = options.timeout.count() > 0 ? options.timeout : family.timeout;
+    std::remove((base + ".json").c_str());
+
+    TelemetrySampler sampler(nvml, telemetry_targets, std::chrono::milliseconds(250));
+    sampler.start();
+    const ChildOutcome outcome = run_child(command, &stop, observer.family_tick);
+    FamilyRun run{family.name, "ok", outcome.seconds, outcome.exit_code, sampler.stop()};
+
+    // Whatever finished is kept, also from a family that timed out or crashed part-way.
+    try {
+      std::ifstream probe(base + ".json");
+      if (probe.good()) {
+        ImportedBenchmarks imported = import_google_benchmark_json(read_json_file(base + ".json"), family.name, base + ".json");
+        for (Metric& m : imported.metrics) document.metrics.push_back(std::move(m));
+        for (Failure& f : imported.failures) document.failures.push_back(std::move(f));
+        for (Skip& s : imported.skipped) document.skipped.push_back(std::move(s));
+      }
+    } catch (const InputError& error) {
+      record_family_failure(document, family, std::string("unreadable benchmark output: ") + error.what());
+      run.status = "failed";
+    }
+    if (!outcome.launch_error.empty()) {
+      run.status = "failed";
+      record_family_failure(document, family, outcome.launch_error);
+    } else if (outcome.stopped) {
+      run.status = "interrupted";
+      document.run.interrupted = true;
+    } else if (outcome.timed_out) {
+      run.status = "timeout";
+      record_family_failure(document, family, "timed out after " + std::to_string(command.timeout.count()) +
+                                                  " s; benchmarks finished before it are kept (log: " + base + ".stderr.log)");
+    } else if (outcome.signal != 0) {
+      run.status = "crashed";
+      record_family_failure(document, family, std::string("gpubench-micro ended by signal ") + strsignal(outcome.signal) +
+                                                  ": " + last_lines(base + ".stderr.log", 400) + " (log: " + base + ".stderr.log)");
+    } else if (outcome.exit_code != 0) {
+      run.status = "failed";
+      record_family_failure(document, family, "gpubench-micro exited with " + std::to_string(outcome.exit_code) + ": " +
+                                                  last_lines(base + ".stderr.log", 400));
+    }
+    document.families.push_back(run);
+    if (observer.family_finished) observer.family_finished(run);
+    if (observer.checkpoint) observer.checkpoint(document);
+  }
+  if (stop) document.run.interrupted = true;
+}
+
+}  // namespace gpubench

@@ -1,0 +1,24 @@
+#pragma once
+// The benchmark families and the suites that run them. A family is one child process of gpubench-micro,
+// selected by a name prefix; a suite is a list of families with their repetition counts and time limits.
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace gpubench {
+
+struct FamilySpec {
+  std::string name;         // also the prefix of its benchmark names: "memory" -> "memory/..."
+  std::string description;
+  bool in_quick = true;     // the full suite runs every family
+  int quick_repetitions = 3;
+  int full_repetitions = 5;
+  std::chrono::seconds timeout{300};
+};
+
+const std::vector<FamilySpec>& benchmark_families();
+
+// Families of a suite ("quick" or "full"); throws std::invalid_argument for another name.
+std::vector<FamilySpec> families_in_suite(const std::string& suite);
+
+}  // namespace gpubench

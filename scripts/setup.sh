@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian 12 / Ubuntu 22.04 / Ubuntu 24.04 machine that has the CUDA toolkit: installs every
+# missing package, then configures and builds gpubench into build/. Idempotent; quick when nothing is missing.
+#
+#   scripts/setup.sh                 install what is missing, configure, build
+#   scripts/setup.sh --no-build      install only
+#   CUDA_ARCHITECTURES="90-real" scripts/setup.sh    build for a smaller set of GPUs
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build_dir="${repo}/build"
+nvml_wheel_version_cu13="13.0.87"   # matches CUDA 13.0; only the header is used
+nvml_wheel_version_cu12="12.9.79"
+do_build=1
+
+for arg in "$@"; do
+  case "$arg" in
+    --no-build) do_build=0 ;;
+    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    *) echo "setup.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
+  esac
+done
+
+say() { printf '[setup] %s\n' "$*"; }
+die() { printf '[setup] error: %s\n' "$*" >&2; exit 1; }
+
+# --- the CUDA toolkit is the one thing this script does not install -------------------------------------
+if ! command -v nvcc >/dev/null 2>&1; then
+  for candidate in /usr/local/cuda/bin /usr/local/cuda-13/bin /usr/local/cuda-12/bin; do
+    if [ -x "${candidate}/nvcc" ]; then export PATH="${candidate}:${PATH}"; break; fi
+  done
+fi
+command -v nvcc >/dev/null 2>&1 || die "nvcc not found. Install the CUDA Toolkit (12.x or 13.x) from NVIDIA and put its bin/ on PATH (usually /usr/local/cuda/bin); this script installs everything else."
+cuda_root="$(cd "$(dirname "$(command -v nvcc)")/.." && pwd)"
+cuda_major="$(nvcc --version | sed -n 's/.*release \([0-9]*\)\..*/\1/p')"
+say "CUDA ${cuda_major} at ${cuda_root}"
+
+# --- Debian packages: each is installed only when what it provides is not already there -------------------
+# (probing for the file rather than asking dpkg also accepts a library built from source into /usr/local)
+have_header() {
+  local dir
+  for dir in /usr/include /usr/local/include "${cuda_root}/include"; do [ -e "${dir}/$1" ] && return 0; done
+  return 1
+}
+missing=()
+command -v cmake   >/dev/null 2>&1 || missing+=(cmake)
+command -v ninja   >/dev/null 2>&1 || missing+=(ninja-build)
+command -v g++     >/dev/null 2>&1 || missing+=(g++)
+command -v git     >/dev/null 2>&1 || missing+=(git)
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
+python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
+have_header benchmark/benchmark.h || missing+=(libbenchmark-dev)
+have_header gtest/gtest.h         || missing+=(libgtest-dev)
+have_header nlohmann/json.hpp     || missing+=(nlohmann-json3-dev)
+have_header CLI/CLI.hpp           || missing+=(libcli11-dev)
+if [ "${#missing[@]}" -gt 0 ]; then
+  command -v apt-get >/dev/null 2>&1 || die "missing ${missing[*]} and no apt-get to install them; install them by hand"
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  say "installing ${missing[*]}"
+  ${sudo_cmd} apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive ${sudo_cmd} apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# CMake 3.24 or newer: Ubuntu 22.04 ships 3.22, so take it from PyPI there.
+cmake_bin="cmake"
+cmake_version="$(cmake --version | sed -n 's/cmake version \([0-9]*\.[0-9]*\).*/\1/p')"
+if [ "$(printf '%s\n3.24\n' "$cmake_version" | sort -V | head -1)" != "3.24" ]; then
+  if [ ! -x "${build_dir}/_deps/cmake/bin/cmake" ]; then
+    say "CMake ${cmake_version} is older than 3.24; installing CMake from PyPI into build/_deps/cmake"
+    python3 -m pip install -q --prefix "${build_dir}/_deps/cmake" cmake
+  fi
+  cmake_bin="$(find "${build_dir}/_deps/cmake" -path '*/bin/cmake' -type f | head -1)"
+fi
+
+# NCCL comes with the toolkit or as libnccl-dev from NVIDIA's repository, which Debian does not carry.
+if [ ! -f "${cuda_root}/include/nccl.h" ] && [ ! -f /usr/include/nccl.h ] && [ ! -f /usr/local/include/nccl.h ] \
+   && [ -z "${NCCL_ROOT:-}" ]; then
+  die "NCCL not found. Install libnccl-dev from NVIDIA's CUDA repository (or set NCCL_ROOT to an NCCL install)."
+fi
+
+# nvml.h: the toolkit usually ships it; where it does not, unpack NVIDIA's nvidia-nvml-dev wheel (a header only).
+if [ ! -f "${cuda_root}/include/nvml.h" ] && [ ! -f "${cuda_root}/targets/x86_64-linux/include/nvml.h" ] \
+   && [ -z "$(find "${build_dir}/_deps/nvml" -name nvml.h 2>/dev/null | head -1)" ]; then
+  if [ "${cuda_major}" -ge 13 ]; then wheel="nvidia-nvml-dev==${nvml_wheel_version_cu13}"; else wheel="nvidia-nvml-dev-cu12==${nvml_wheel_version_cu12}"; fi
+  say "nvml.h not in the toolkit; installing ${wheel} into build/_deps/nvml"
+  download="$(mktemp -d)"
+  python3 -m pip download -q --no-deps --only-binary=:all: -d "${download}" "${wheel}"
+  mkdir -p "${build_dir}/_deps/nvml"
+  python3 -m zipfile -e "${download}"/*.whl "${build_dir}/_deps/nvml"
+  rm -rf "${download}"
+fi
+
+[ "$do_build" -eq 1 ] || { say "packages ready"; exit 0; }
+
+# --- configure and build --------------------------------------------------------------------------------
+configure_args=(-S "${repo}" -B "${build_dir}" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="$(command -v nvcc)")
+if [ -n "${CUDA_ARCHITECTURES:-}" ]; then configure_args+=("-DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHITECTURES}"); fi
+say "configuring"
+mkdir -p "${build_dir}"
+"${cmake_bin}" "${configure_args[@]}" >"${build_dir}/configure.log" 2>&1 || { cat "${build_dir}/configure.log" >&2; die "configuration failed (log above)"; }
+say "building"
+"${cmake_bin}" --build "${build_dir}" --parallel "$(nproc)"
+say "done: ${build_dir}/gpubench, ${build_dir}/gpubench-micro"

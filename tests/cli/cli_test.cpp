@@ -1,0 +1,117 @@
+// End-to-end tests of the gpubench and gpubench-micro binaries: usage errors and exit codes, and what they
+// do with no usable GPU (CUDA_VISIBLE_DEVICES=-1 hides every GPU, so these run the same on any machine).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "harness/results/gbench_import.hpp"
+#include "harness/results/results_io.hpp"
+#include "harness/runner/child_process.hpp"
+
+namespace gpubench {
+namespace {
+
+struct Outcome {
+  int exit_code;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+Outcome run(std::vector<std::string> argv, std::map<std::string, std::string> env = {}) {
+  const std::string base = "/tmp/gpubench-cli-test-" + std::to_string(getpid());
+  ChildCommand command{std::move(argv), std::move(env), base + ".out", base + ".err", std::chrono::seconds(120)};
+  const ChildOutcome outcome = run_child(command, nullptr, {});
+  Outcome result{outcome.exit_code, slurp(base + ".out"), slurp(base + ".err")};
+  std::remove((base + ".out").c_str());
+  std::remove((base + ".err").c_str());
+  return result;
+}
+
+const std::map<std::string, std::string> kNoGpu = {{"CUDA_VISIBLE_DEVICES", "-1"}};
+
+TEST(Cli, HelpAndVersionExitZero) {
+  const Outcome help = run({GPUBENCH_BINARY, "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("run"), std::string::npos);
+  const Outcome version = run({GPUBENCH_BINARY, "--version"});
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_NE(version.out.find("gpubench"), std::string::npos);
+}
+
+TEST(Cli, UsageErrorsExitTwoWithAMessage) {
+  const Outcome none = run({GPUBENCH_BINARY});
+  EXPECT_EQ(none.exit_code, 2);
+  const Outcome unknown = run({GPUBENCH_BINARY, "frobnicate"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_FALSE(unknown.err.empty());
+  const Outcome suite = run({GPUBENCH_BINARY, "run", "--suite", "medium"}, kNoGpu);
+  EXPECT_EQ(suite.exit_code, 2);
+  EXPECT_NE(suite.err.find("--suite"), std::string::npos) << suite.err;
+  const Outcome reps = run({GPUBENCH_BINARY, "run", "--repetitions", "0"}, kNoGpu);
+  EXPECT_EQ(reps.exit_code, 2);
+  const Outcome option = run({GPUBENCH_BINARY, "run", "--no-such-option"}, kNoGpu);
+  EXPECT_EQ(option.exit_code, 2);
+}
+
+TEST(Cli, RunWithoutAGpuExitsThreeWithCudasReason) {
+  const Outcome outcome = run({GPUBENCH_BINARY, "run", "-o", "/tmp/gpubench-never-written.json"}, kNoGpu);
+  EXPECT_EQ(outcome.exit_code, 3) << outcome.err;
+  EXPECT_NE(outcome.err.find("no usable GPU"), std::string::npos) << outcome.err;
+  EXPECT_NE(outcome.err.find("cudaError"), std::string::npos) << "CUDA's own words: " << outcome.err;
+  std::ifstream written("/tmp/gpubench-never-written.json");
+  EXPECT_FALSE(written.good());
+}
+
+TEST(Cli, ListWorksWithoutAGpu) {
+  const Outcome outcome = run({GPUBENCH_BINARY, "list"}, kNoGpu);
+  EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_NE(outcome.out.find("memory/triad/1GiB/gpu0"), std::string::npos) << outcome.out;
+  const Outcome json = run({GPUBENCH_BINARY, "list", "--json"}, kNoGpu);
+  ASSERT_EQ(json.exit_code, 0);
+  const auto families = nlohmann::json::parse(json.out);
+  ASSERT_TRUE(families.is_array());
+  EXPECT_EQ(families[0]["family"], "memory");
+  EXPECT_EQ(families[0]["suites"], nlohmann::json({"quick", "full"}));
+}
+
+TEST(Cli, EnvWorksWithoutAGpuAndSaysWhy) {
+  const Outcome outcome = run({GPUBENCH_BINARY, "env", "--json"}, kNoGpu);
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  const auto env = nlohmann::json::parse(outcome.out);
+  EXPECT_NE(env["cuda_status"].get<std::string>(), "ok");
+  EXPECT_TRUE(env["gpus"].empty());
+  EXPECT_TRUE(env["versions"].contains("cuda_runtime"));
+  EXPECT_TRUE(env["versions"].contains("nccl"));
+  EXPECT_EQ(env["variables"]["CUDA_VISIBLE_DEVICES"], "-1") << "result-changing variables are recorded";
+  const Outcome text = run({GPUBENCH_BINARY, "env"}, kNoGpu);
+  EXPECT_EQ(text.exit_code, 0);
+  EXPECT_NE(text.out.find("CUDA"), std::string::npos);
+}
+
+TEST(Cli, MicroIsAPlainGoogleBenchmarkExecutableThatSkipsWithoutAGpu) {
+  const std::string out = "/tmp/gpubench-micro-test-" + std::to_string(getpid()) + ".json";
+  const Outcome outcome = run({GPUBENCH_MICRO_BINARY, "--benchmark_filter=memory/triad", "--benchmark_out=" + out,
+                               "--benchmark_out_format=json"},
+                              kNoGpu);
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  const ImportedBenchmarks imported = import_google_benchmark_json(read_json_file(out), "memory", out);
+  std::remove(out.c_str());
+  EXPECT_TRUE(imported.metrics.empty());
+  EXPECT_TRUE(imported.failures.empty());
+  ASSERT_EQ(imported.skipped.size(), 1u);
+  EXPECT_EQ(imported.skipped[0].reason.rfind("no usable GPU", 0), 0u) << imported.skipped[0].reason;
+  const Outcome bad_suite = run({GPUBENCH_MICRO_BINARY, "--benchmark_list_tests"}, {{"GPUBENCH_SUITE", "medium"}});
+  EXPECT_EQ(bad_suite.exit_code, 2);
+}
+
+}  // namespace
+}  // namespace gpubench

@@ -1,0 +1,87 @@
+// Conversion of Google Benchmark JSON into metrics: a hand-written file that makes every case appear, and
+// a file recorded from gpubench-micro on an H200.
+#include "harness/results/gbench_import.hpp"
+
+#include <gtest/gtest.h>
+
+#include "harness/results/input_error.hpp"
+#include "harness/results/results_io.hpp"
+
+namespace gpubench {
+namespace {
+
+const std::string kData = GPUBENCH_TEST_DATA;
+
+TEST(GbenchImport, RepetitionsBecomeSamplesAndAggregatesAreIgnored) {
+  const ImportedBenchmarks imported =
+      import_google_benchmark_json(read_json_file(kData + "/gbench_handwritten.json"), "memory", "gbench_handwritten.json");
+  ASSERT_EQ(imported.metrics.size(), 1u);
+  const Metric& triad = imported.metrics[0];
+  EXPECT_EQ(triad.id, "memory/triad/1GiB/gpu0/bandwidth");
+  EXPECT_EQ(triad.benchmark, "memory/triad/1GiB/gpu0");
+  EXPECT_EQ(triad.family, "memory");
+  EXPECT_EQ(triad.unit, "GB/s");
+  EXPECT_EQ(triad.better, Better::Higher);
+  ASSERT_TRUE(triad.device.has_value());
+  EXPECT_EQ(*triad.device, 0);
+  EXPECT_EQ(triad.samples, (std::vector<double>{4400, 4300, 4350}));
+  EXPECT_DOUBLE_EQ(triad.value, 4350);  // the median
+  ASSERT_TRUE(triad.peak && triad.efficiency);
+  EXPECT_DOUBLE_EQ(*triad.peak, 4900);
+  EXPECT_DOUBLE_EQ(*triad.efficiency, 4350.0 / 4900.0);
+  EXPECT_DOUBLE_EQ(*triad.sm_clock_mhz, 1980);
+  EXPECT_TRUE(triad.throttled) << "one repetition saw the software power cap";
+  EXPECT_EQ(triad.params.at("launch"), "grid264xblock1024xunroll4");
+}
+
+TEST(GbenchImport, ErrorsBecomeOneFailureEachWithAdviceAndSkipsKeepTheirReason) {
+  const ImportedBenchmarks imported =
+      import_google_benchmark_json(read_json_file(kData + "/gbench_handwritten.json"), "memory", "x.json");
+  ASSERT_EQ(imported.failures.size(), 1u);
+  EXPECT_EQ(imported.failures[0].benchmark, "memory/copy/1GiB/gpu0");
+  EXPECT_NE(imported.failures[0].reason.find("verification failed"), std::string::npos);
+  EXPECT_NE(imported.failures[0].advice.find("silent data corruption"), std::string::npos);
+  ASSERT_EQ(imported.skipped.size(), 1u);
+  EXPECT_EQ(imported.skipped[0].benchmark, "memory/read/1GiB/gpu1");
+  EXPECT_EQ(imported.skipped[0].reason.rfind("no usable GPU", 0), 0u);
+}
+
+TEST(GbenchImport, RecordedH200MemoryFamily) {
+  const ImportedBenchmarks imported =
+      import_google_benchmark_json(read_json_file(kData + "/gbench_memory_h200.json"), "memory", "gbench_memory_h200.json");
+  EXPECT_TRUE(imported.failures.empty());
+  ASSERT_EQ(imported.metrics.size(), 7u);
+  for (const Metric& m : imported.metrics) {
+    SCOPED_TRACE(m.id);
+    EXPECT_EQ(m.unit, "GB/s");
+    EXPECT_GE(m.samples.size(), 3u);
+    ASSERT_TRUE(m.efficiency.has_value());
+    EXPECT_GT(*m.efficiency, 0.5);
+    EXPECT_LT(*m.efficiency, 1.0);
+  }
+}
+
+TEST(GbenchImport, MalformedInputNamesTheField) {
+  const auto bad_value = nlohmann::json::parse(R"({"benchmarks": [{"name": "m/x/gpu0", "run_type": "iteration",
+      "value": "fast", "label": "figure=x;unit=y;better=higher"}]})");
+  try {
+    import_google_benchmark_json(bad_value, "m", "bad.json");
+    FAIL() << "expected InputError";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("bad.json"), std::string::npos);
+    EXPECT_NE(std::string(error.what()).find("benchmarks[0].value"), std::string::npos) << error.what();
+  }
+  EXPECT_THROW(import_google_benchmark_json(nlohmann::json::parse(R"({"context": {}})"), "m", "y.json"), InputError);
+  const auto bad_label = nlohmann::json::parse(R"({"benchmarks": [{"name": "m/x/gpu0", "value": 1, "label": "unit=y"}]})");
+  EXPECT_THROW(import_google_benchmark_json(bad_label, "m", "z.json"), InputError);
+}
+
+TEST(GbenchImport, StripsGoogleBenchmarkSuffixes) {
+  EXPECT_EQ(strip_benchmark_suffixes("memory/triad/1GiB/gpu0/manual_time"), "memory/triad/1GiB/gpu0");
+  EXPECT_EQ(strip_benchmark_suffixes("a/b/min_time:0.100/repeats:3/manual_time"), "a/b");
+  EXPECT_EQ(strip_benchmark_suffixes("a/b/threads:2/real_time"), "a/b");
+  EXPECT_EQ(strip_benchmark_suffixes("a/real_time_thing"), "a/real_time_thing");
+}
+
+}  // namespace
+}  // namespace gpubench

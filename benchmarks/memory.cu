@@ -31,7 +31,7 @@ constexpr const char* kArraySizeName = "1GiB";
 std::string describe(const StreamLaunch& launch) {
   std::ostringstream out;
   out << "grid" << launch.grid << "xblock" << launch.block << "xunroll" << launch.unroll
-      << (launch.streaming_stores ? "+cs" : "");
+      << (launch.streaming_stores ? "+cs" : "") << (launch.prefetch_loads ? "+L2pf256" : "");
   return out.str();
 }
 
@@ -45,37 +45,51 @@ void require_free_memory(std::size_t bytes) {
   }
 }
 
-// The best launch differs between GPUs, so each is timed briefly on this device and the fastest kept:
-// block sizes, loads in flight per thread, and plain against evict-first stores, with the grid filling
-// every SM to full occupancy.
+// The best launch differs between GPUs, so each candidate is timed briefly on this device and the fastest
+// kept: block size, 16-byte loads in flight per thread, plain or evict-first stores, plain loads or
+// read-only loads with a 256-byte L2 prefetch, and a grid that either fills every SM once (threads loop
+// over the array) or covers the whole array (each thread handles `unroll` vectors and exits).
 StreamLaunch choose_launch(StreamOp op, const StreamArgs& args, cudaStream_t stream) {
   int device = 0;
   int sm_count = 0;
   GPUBENCH_CUDA_CHECK(cudaGetDevice(&device));
   GPUBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-  EventTimer timer;
-  StreamLaunch best;
-  double best_seconds = std::numeric_limits<double>::infinity();
+  const std::size_t vectors = args.count / 4;
+  std::vector<StreamLaunch> candidates;
   for (int block : {256, 512, 1024}) {
     for (int unroll : {1, 2, 4, 8}) {
       for (bool streaming : {false, true}) {
-        if (op == StreamOp::Read && streaming) continue;  // Read stores nothing
-        StreamLaunch launch{block, 0, unroll, streaming};
-        const int per_sm = kernels::stream_blocks_per_sm(op, launch);
-        if (per_sm == 0) continue;
-        launch.grid = per_sm * sm_count;
-        if (static_cast<std::size_t>(launch.grid) * launch.block > args.sink_words) continue;
-        double fastest = std::numeric_limits<double>::infinity();
-        for (int trial = 0; trial < 3; ++trial) {
-          timer.start(stream);
-          GPUBENCH_CUDA_CHECK(kernels::launch_stream(op, launch, args, stream));
-          timer.stop(stream);
-          fastest = std::min(fastest, timer.seconds());
+        for (bool prefetch : {false, true}) {
+          if (op == StreamOp::Read && streaming) continue;  // Read stores nothing
+          if (op == StreamOp::Write && prefetch) continue;  // Write loads nothing
+          StreamLaunch launch{block, 0, unroll, streaming, prefetch};
+          const int per_sm = kernels::stream_blocks_per_sm(op, launch);
+          if (per_sm == 0) continue;
+          launch.grid = per_sm * sm_count;
+          candidates.push_back(launch);
+          const std::size_t covering = (vectors + std::size_t(block) * unroll - 1) / (std::size_t(block) * unroll);
+          // Read keeps one word per thread in sink, so it only uses the SM-filling grid.
+          if (op != StreamOp::Read && covering > std::size_t(launch.grid) && covering < (std::size_t{1} << 31)) {
+            launch.grid = static_cast<int>(covering);
+            candidates.push_back(launch);
+          }
         }
-        if (fastest < best_seconds) {
-          best_seconds = fastest;
-          best = launch;
-        }
+      }
+    }
+  }
+  EventTimer timer;
+  StreamLaunch best;
+  double best_seconds = std::numeric_limits<double>::infinity();
+  for (const StreamLaunch& launch : candidates) {
+    if (op == StreamOp::Read && static_cast<std::size_t>(launch.grid) * launch.block > args.sink_words) continue;
+    for (int trial = 0; trial < 2; ++trial) {
+      timer.start(stream);
+      GPUBENCH_CUDA_CHECK(kernels::launch_stream(op, launch, args, stream));
+      timer.stop(stream);
+      const double seconds = timer.seconds();
+      if (seconds < best_seconds) {
+        best_seconds = seconds;
+        best = launch;
       }
     }
   }

@@ -18,15 +18,29 @@ __device__ __forceinline__ std::uint32_t xor4(float4 x) {
   return __float_as_uint(x.x) ^ __float_as_uint(x.y) ^ __float_as_uint(x.z) ^ __float_as_uint(x.w);
 }
 
-template <StreamOp Op>
+// A 16-byte load of data the kernel never writes; with Prefetch, L2 fetches 256 bytes from DRAM per miss.
+template <bool Prefetch>
+__device__ __forceinline__ float4 load4(const float4* p) {
+  if constexpr (Prefetch) {
+    float4 x;
+    asm("ld.global.nc.L1::no_allocate.L2::256B.v4.f32 {%0, %1, %2, %3}, [%4];"
+        : "=f"(x.x), "=f"(x.y), "=f"(x.z), "=f"(x.w)
+        : "l"(p));
+    return x;
+  } else {
+    return *p;
+  }
+}
+
+template <StreamOp Op, bool Prefetch = false>
 __device__ __forceinline__ float4 expected_output(const StreamArgs& args, std::size_t v) {
-  const float4* a = reinterpret_cast<const float4*>(args.a);
-  const float4* b = reinterpret_cast<const float4*>(args.b);
+  const float4* a = reinterpret_cast<const float4*>(args.a) + v;
+  const float4* b = reinterpret_cast<const float4*>(args.b) + v;
   if constexpr (Op == StreamOp::Write) return make_float4(args.scalar, args.scalar, args.scalar, args.scalar);
-  if constexpr (Op == StreamOp::Copy) return a[v];
-  if constexpr (Op == StreamOp::Scale) return scale4(args.scalar, a[v]);
-  if constexpr (Op == StreamOp::Add) return add4(a[v], b[v]);
-  if constexpr (Op == StreamOp::Triad) return triad4(a[v], args.scalar, b[v]);
+  if constexpr (Op == StreamOp::Copy) return load4<Prefetch>(a);
+  if constexpr (Op == StreamOp::Scale) return scale4(args.scalar, load4<Prefetch>(a));
+  if constexpr (Op == StreamOp::Add) return add4(load4<Prefetch>(a), load4<Prefetch>(b));
+  if constexpr (Op == StreamOp::Triad) return triad4(load4<Prefetch>(a), args.scalar, load4<Prefetch>(b));
   return make_float4(0.f, 0.f, 0.f, 0.f);
 }
 
@@ -40,7 +54,7 @@ __device__ __forceinline__ void store4(float4* p, float4 x, bool streaming) {
 
 // Grid-stride loop; each pass a thread issues `Unroll` independent 16-byte loads per input before its
 // first store, so enough bytes are in flight to cover HBM latency.
-template <StreamOp Op, int Unroll>
+template <StreamOp Op, int Unroll, bool Prefetch>
 __global__ void __launch_bounds__(1024) stream_kernel(StreamArgs args, bool streaming) {
   const std::size_t vectors = args.count / 4;
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
@@ -53,22 +67,22 @@ __global__ void __launch_bounds__(1024) stream_kernel(StreamArgs args, bool stre
     if constexpr (Op == StreamOp::Read) {
       float4 x[Unroll];
 #pragma unroll
-      for (int u = 0; u < Unroll; ++u) x[u] = __ldcs(a + v + u * stride);
+      for (int u = 0; u < Unroll; ++u) x[u] = Prefetch ? load4<true>(a + v + u * stride) : __ldcs(a + v + u * stride);
 #pragma unroll
       for (int u = 0; u < Unroll; ++u) seen ^= xor4(x[u]);
     } else {
       float4 out[Unroll];
 #pragma unroll
-      for (int u = 0; u < Unroll; ++u) out[u] = expected_output<Op>(args, v + u * stride);
+      for (int u = 0; u < Unroll; ++u) out[u] = expected_output<Op, Prefetch>(args, v + u * stride);
 #pragma unroll
       for (int u = 0; u < Unroll; ++u) store4(c + v + u * stride, out[u], streaming);
     }
   }
   for (; v < vectors; v += stride) {
     if constexpr (Op == StreamOp::Read) {
-      seen ^= xor4(__ldcs(a + v));
+      seen ^= xor4(Prefetch ? load4<true>(a + v) : __ldcs(a + v));
     } else {
-      store4(c + v, expected_output<Op>(args, v), streaming);
+      store4(c + v, expected_output<Op, Prefetch>(args, v), streaming);
     }
   }
   if constexpr (Op == StreamOp::Read) {
@@ -109,37 +123,48 @@ __global__ void compare_checksums_kernel(const std::uint32_t* checksums, unsigne
   if (checksums[0] != checksums[1]) atomicAdd(mismatches, 1ull);
 }
 
-template <StreamOp Op>
+template <StreamOp Op, bool Prefetch>
 cudaError_t launch_unrolled(const StreamLaunch& launch, const StreamArgs& args, cudaStream_t stream) {
+  const bool cs = launch.streaming_stores;
   switch (launch.unroll) {
-    case 1: stream_kernel<Op, 1><<<launch.grid, launch.block, 0, stream>>>(args, launch.streaming_stores); break;
-    case 2: stream_kernel<Op, 2><<<launch.grid, launch.block, 0, stream>>>(args, launch.streaming_stores); break;
-    case 4: stream_kernel<Op, 4><<<launch.grid, launch.block, 0, stream>>>(args, launch.streaming_stores); break;
-    case 8: stream_kernel<Op, 8><<<launch.grid, launch.block, 0, stream>>>(args, launch.streaming_stores); break;
+    case 1: stream_kernel<Op, 1, Prefetch><<<launch.grid, launch.block, 0, stream>>>(args, cs); break;
+    case 2: stream_kernel<Op, 2, Prefetch><<<launch.grid, launch.block, 0, stream>>>(args, cs); break;
+    case 4: stream_kernel<Op, 4, Prefetch><<<launch.grid, launch.block, 0, stream>>>(args, cs); break;
+    case 8: stream_kernel<Op, 8, Prefetch><<<launch.grid, launch.block, 0, stream>>>(args, cs); break;
     default: return cudaErrorInvalidValue;
   }
   return cudaGetLastError();
 }
 
 template <StreamOp Op>
+cudaError_t launch_op(const StreamLaunch& launch, const StreamArgs& args, cudaStream_t stream) {
+  return launch.prefetch_loads ? launch_unrolled<Op, true>(launch, args, stream) : launch_unrolled<Op, false>(launch, args, stream);
+}
+
+template <StreamOp Op, bool Prefetch>
 const void* kernel_address(int unroll) {
   switch (unroll) {
-    case 1: return reinterpret_cast<const void*>(&stream_kernel<Op, 1>);
-    case 2: return reinterpret_cast<const void*>(&stream_kernel<Op, 2>);
-    case 4: return reinterpret_cast<const void*>(&stream_kernel<Op, 4>);
-    case 8: return reinterpret_cast<const void*>(&stream_kernel<Op, 8>);
+    case 1: return reinterpret_cast<const void*>(&stream_kernel<Op, 1, Prefetch>);
+    case 2: return reinterpret_cast<const void*>(&stream_kernel<Op, 2, Prefetch>);
+    case 4: return reinterpret_cast<const void*>(&stream_kernel<Op, 4, Prefetch>);
+    case 8: return reinterpret_cast<const void*>(&stream_kernel<Op, 8, Prefetch>);
     default: return nullptr;
   }
 }
 
-const void* kernel_address(StreamOp op, int unroll) {
+template <StreamOp Op>
+const void* kernel_address(const StreamLaunch& launch) {
+  return launch.prefetch_loads ? kernel_address<Op, true>(launch.unroll) : kernel_address<Op, false>(launch.unroll);
+}
+
+const void* kernel_address(StreamOp op, const StreamLaunch& launch) {
   switch (op) {
-    case StreamOp::Read: return kernel_address<StreamOp::Read>(unroll);
-    case StreamOp::Write: return kernel_address<StreamOp::Write>(unroll);
-    case StreamOp::Copy: return kernel_address<StreamOp::Copy>(unroll);
-    case StreamOp::Scale: return kernel_address<StreamOp::Scale>(unroll);
-    case StreamOp::Add: return kernel_address<StreamOp::Add>(unroll);
-    case StreamOp::Triad: return kernel_address<StreamOp::Triad>(unroll);
+    case StreamOp::Read: return kernel_address<StreamOp::Read>(launch);
+    case StreamOp::Write: return kernel_address<StreamOp::Write>(launch);
+    case StreamOp::Copy: return kernel_address<StreamOp::Copy>(launch);
+    case StreamOp::Scale: return kernel_address<StreamOp::Scale>(launch);
+    case StreamOp::Add: return kernel_address<StreamOp::Add>(launch);
+    case StreamOp::Triad: return kernel_address<StreamOp::Triad>(launch);
   }
   return nullptr;
 }
@@ -177,18 +202,18 @@ const char* stream_op_name(StreamOp op) {
 cudaError_t launch_stream(StreamOp op, const StreamLaunch& launch, const StreamArgs& args, cudaStream_t stream) {
   if (args.count % 4 != 0 || launch.grid <= 0 || launch.block <= 0) return cudaErrorInvalidValue;
   switch (op) {
-    case StreamOp::Read: return launch_unrolled<StreamOp::Read>(launch, args, stream);
-    case StreamOp::Write: return launch_unrolled<StreamOp::Write>(launch, args, stream);
-    case StreamOp::Copy: return launch_unrolled<StreamOp::Copy>(launch, args, stream);
-    case StreamOp::Scale: return launch_unrolled<StreamOp::Scale>(launch, args, stream);
-    case StreamOp::Add: return launch_unrolled<StreamOp::Add>(launch, args, stream);
-    case StreamOp::Triad: return launch_unrolled<StreamOp::Triad>(launch, args, stream);
+    case StreamOp::Read: return launch_op<StreamOp::Read>(launch, args, stream);
+    case StreamOp::Write: return launch_op<StreamOp::Write>(launch, args, stream);
+    case StreamOp::Copy: return launch_op<StreamOp::Copy>(launch, args, stream);
+    case StreamOp::Scale: return launch_op<StreamOp::Scale>(launch, args, stream);
+    case StreamOp::Add: return launch_op<StreamOp::Add>(launch, args, stream);
+    case StreamOp::Triad: return launch_op<StreamOp::Triad>(launch, args, stream);
   }
   return cudaErrorInvalidValue;
 }
 
 int stream_blocks_per_sm(StreamOp op, const StreamLaunch& launch) {
-  const void* kernel = kernel_address(op, launch.unroll);
+  const void* kernel = kernel_address(op, launch);
   int blocks = 0;
   if (kernel == nullptr || cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, launch.block, 0) != cudaSuccess) {
     return 0;

@@ -27,6 +27,8 @@ struct StreamLaunch {
   int grid = 0;
   int unroll = 1;               // 1, 2, 4 or 8
   bool streaming_stores = false;  // st.global.cs: evict-first stores that do not linger in L2
+  bool prefetch_loads = false;    // ld.global.nc.L1::no_allocate.L2::256B: read-only loads that ask L2 to
+                                  // fetch the whole 256-byte sector group from DRAM at once
 };
 
 // Bytes moved per launch, counted as BabelStream does: each array read or written once.

@@ -1,6 +1,9 @@
 #include "harness/results/gbench_import.hpp"
 
 #include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
 #include <map>
 #include <regex>
 
@@ -30,6 +33,53 @@ double counter(const json& entry, const char* name, const std::string& source, c
 }
 
 }  // namespace
+
+nlohmann::json parse_google_benchmark_output(const std::string& text, const std::string& source) {
+  std::string cleaned;
+  cleaned.reserve(text.size());
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      cleaned += c;
+      if (c == '\\' && i + 1 < text.size()) {
+        cleaned += text[++i];
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+      cleaned += c;
+      continue;
+    }
+    bool replaced = false;
+    for (const char* token : {"-nan", "-NaN", "NaN", "nan", "-inf", "-Infinity", "Infinity", "inf"}) {
+      const std::size_t n = std::strlen(token);
+      if (text.compare(i, n, token) == 0) {
+        cleaned += "null";
+        i += n - 1;
+        replaced = true;
+        break;
+      }
+    }
+    if (!replaced) cleaned += c;
+  }
+  try {
+    return nlohmann::json::parse(cleaned);
+  } catch (const nlohmann::json::parse_error& error) {
+    throw InputError(source, "", std::string("not valid JSON: ") + error.what(), "the file may be truncated");
+  }
+}
+
+nlohmann::json read_google_benchmark_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "", "cannot open");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_google_benchmark_output(text.str(), path);
+}
 
 std::string strip_benchmark_suffixes(const std::string& run_name) {
   static const std::regex suffix(

@@ -20,6 +20,11 @@ struct ImportedBenchmarks {
 ImportedBenchmarks import_google_benchmark_json(const nlohmann::json& json, const std::string& family,
                                                 const std::string& source);
 
+// Parses Google Benchmark's JSON output. It writes bare NaN and inf for undefined statistics (the
+// coefficient of variation of an all-zero counter), which is not JSON; those become null here.
+nlohmann::json parse_google_benchmark_output(const std::string& text, const std::string& source);
+nlohmann::json read_google_benchmark_file(const std::string& path);
+
 // "memory/triad/1GiB/gpu0/manual_time" -> "memory/triad/1GiB/gpu0": drops the suffixes Google Benchmark adds.
 std::string strip_benchmark_suffixes(const std::string& run_name);
 

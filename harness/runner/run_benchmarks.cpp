@@ -83,7 +83,7 @@ void run_benchmarks(const RunOptions& options, const std::vector<TelemetrySample
     try {
       std::ifstream probe(base + ".json");
       if (probe.good()) {
-        ImportedBenchmarks imported = import_google_benchmark_json(read_json_file(base + ".json"), family.name, base + ".json");
+        ImportedBenchmarks imported = import_google_benchmark_json(read_google_benchmark_file(base + ".json"), family.name, base + ".json");
         for (Metric& m : imported.metrics) document.metrics.push_back(std::move(m));
         for (Failure& f : imported.failures) document.failures.push_back(std::move(f));
         for (Skip& s : imported.skipped) document.skipped.push_back(std::move(s));

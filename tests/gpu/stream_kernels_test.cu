@@ -70,13 +70,13 @@ struct StreamFixture {
   }
 };
 
-class StreamKernel : public ::testing::TestWithParam<std::tuple<StreamOp, int, bool>> {};
+class StreamKernel : public ::testing::TestWithParam<std::tuple<StreamOp, int, bool, bool>> {};
 
 TEST_P(StreamKernel, OutputMatchesAHostReferenceAndTheVerifierAgrees) {
   GPUBENCH_REQUIRE_GPU();
-  const auto [op, unroll, streaming] = GetParam();
+  const auto [op, unroll, streaming, prefetch] = GetParam();
   StreamFixture f;
-  const StreamLaunch launch{256, 264, unroll, streaming};
+  const StreamLaunch launch{256, 264, unroll, streaming, prefetch};
   GPUBENCH_CUDA_CHECK(kernels::launch_stream(op, launch, f.args, f.stream.get()));
   f.stream.synchronize();
   const std::size_t sink_used = static_cast<std::size_t>(launch.grid) * launch.block;
@@ -102,7 +102,12 @@ TEST_P(StreamKernel, OutputMatchesAHostReferenceAndTheVerifierAgrees) {
 INSTANTIATE_TEST_SUITE_P(AllOps, StreamKernel,
                          ::testing::Combine(::testing::Values(StreamOp::Read, StreamOp::Write, StreamOp::Copy, StreamOp::Scale,
                                                               StreamOp::Add, StreamOp::Triad),
-                                            ::testing::Values(1, 4, 8), ::testing::Bool()));
+                                            ::testing::Values(1, 4, 8), ::testing::Bool(), ::testing::Bool()),
+                         [](const ::testing::TestParamInfo<StreamKernel::ParamType>& info) {
+                           return std::string(kernels::stream_op_name(std::get<0>(info.param))) + "_unroll" +
+                                  std::to_string(std::get<1>(info.param)) + (std::get<2>(info.param) ? "_cs" : "") +
+                                  (std::get<3>(info.param) ? "_prefetch" : "");
+                         });
 
 TEST(StreamVerifier, CatchesOneFlippedBitAndUnwrittenOutput) {
   GPUBENCH_REQUIRE_GPU();

@@ -14,7 +14,7 @@ const std::string kData = GPUBENCH_TEST_DATA;
 
 TEST(GbenchImport, RepetitionsBecomeSamplesAndAggregatesAreIgnored) {
   const ImportedBenchmarks imported =
-      import_google_benchmark_json(read_json_file(kData + "/gbench_handwritten.json"), "memory", "gbench_handwritten.json");
+      import_google_benchmark_json(read_google_benchmark_file(kData + "/gbench_handwritten.json"), "memory", "gbench_handwritten.json");
   ASSERT_EQ(imported.metrics.size(), 1u);
   const Metric& triad = imported.metrics[0];
   EXPECT_EQ(triad.id, "memory/triad/1GiB/gpu0/bandwidth");
@@ -36,7 +36,7 @@ TEST(GbenchImport, RepetitionsBecomeSamplesAndAggregatesAreIgnored) {
 
 TEST(GbenchImport, ErrorsBecomeOneFailureEachWithAdviceAndSkipsKeepTheirReason) {
   const ImportedBenchmarks imported =
-      import_google_benchmark_json(read_json_file(kData + "/gbench_handwritten.json"), "memory", "x.json");
+      import_google_benchmark_json(read_google_benchmark_file(kData + "/gbench_handwritten.json"), "memory", "x.json");
   ASSERT_EQ(imported.failures.size(), 1u);
   EXPECT_EQ(imported.failures[0].benchmark, "memory/copy/1GiB/gpu0");
   EXPECT_NE(imported.failures[0].reason.find("verification failed"), std::string::npos);
@@ -48,7 +48,7 @@ TEST(GbenchImport, ErrorsBecomeOneFailureEachWithAdviceAndSkipsKeepTheirReason) 
 
 TEST(GbenchImport, RecordedH200MemoryFamily) {
   const ImportedBenchmarks imported =
-      import_google_benchmark_json(read_json_file(kData + "/gbench_memory_h200.json"), "memory", "gbench_memory_h200.json");
+      import_google_benchmark_json(read_google_benchmark_file(kData + "/gbench_memory_h200.json"), "memory", "gbench_memory_h200.json");
   EXPECT_TRUE(imported.failures.empty());
   ASSERT_EQ(imported.metrics.size(), 7u);
   for (const Metric& m : imported.metrics) {
@@ -74,6 +74,18 @@ TEST(GbenchImport, MalformedInputNamesTheField) {
   EXPECT_THROW(import_google_benchmark_json(nlohmann::json::parse(R"({"context": {}})"), "m", "y.json"), InputError);
   const auto bad_label = nlohmann::json::parse(R"({"benchmarks": [{"name": "m/x/gpu0", "value": 1, "label": "unit=y"}]})");
   EXPECT_THROW(import_google_benchmark_json(bad_label, "m", "z.json"), InputError);
+}
+
+TEST(GbenchImport, BareNanAndInfFromGoogleBenchmarkBecomeNull) {
+  const auto parsed = parse_google_benchmark_output(
+      R"({"a": NaN, "b": -nan, "c": inf, "d": -Infinity, "e": "NaN stays in strings \" inf", "f": [1, NaN]})", "x.json");
+  EXPECT_TRUE(parsed["a"].is_null());
+  EXPECT_TRUE(parsed["b"].is_null());
+  EXPECT_TRUE(parsed["c"].is_null());
+  EXPECT_TRUE(parsed["d"].is_null());
+  EXPECT_EQ(parsed["e"], "NaN stays in strings \" inf");
+  EXPECT_TRUE(parsed["f"][1].is_null());
+  EXPECT_THROW(parse_google_benchmark_output(R"({"a": NaN)", "x.json"), InputError);
 }
 
 TEST(GbenchImport, StripsGoogleBenchmarkSuffixes) {

@@ -69,6 +69,18 @@ TEST(ResultsDocument, RoundTripsThroughAFile) {
   EXPECT_EQ(to_json(back)["schema"], kResultsSchema);
 }
 
+TEST(ResultsDocument, ReadsADocumentRecordedOnAnH200) {
+  const ResultsDocument d = read_results_file(std::string(GPUBENCH_TEST_DATA) + "/results_h200_quick.json");
+  EXPECT_EQ(d.run.suite, "quick");
+  EXPECT_EQ(d.environment["gpus"][0]["name"], "NVIDIA H200");
+  EXPECT_EQ(d.metrics.size(), 7u);
+  EXPECT_TRUE(d.failures.empty());
+  for (const Metric& m : d.metrics) {
+    EXPECT_EQ(m.statistics.count, m.samples.size());
+    EXPECT_DOUBLE_EQ(m.value, m.statistics.median) << m.id;
+  }
+}
+
 TEST(ResultsDocument, AtomicWriteLeavesNoTemporaryAndReplacesTheOldFile) {
   const std::string path = temp_path("atomic.json");
   write_json_atomically({{"a", 1}}, path);

@@ -29,4 +29,23 @@ void register_per_device(const BenchmarkContext& context, const std::string& nam
   }
 }
 
+void register_all_devices(const BenchmarkContext& context, const std::string& name, MultiDeviceBenchmark body) {
+  const std::string full_name = name + "/all_gpus";
+  benchmark::RegisterBenchmark(full_name.c_str(),
+                               [&context, body](benchmark::State& state) {
+                                 if (!context.no_gpu_reason.empty()) {
+                                   skip_benchmark(state, context.no_gpu_reason);
+                                   return;
+                                 }
+                                 try {
+                                   body(state, context.devices);
+                                 } catch (const std::exception& error) {
+                                   fail_benchmark(state, error.what());
+                                 }
+                               })
+      ->UseManualTime()
+      ->Unit(benchmark::kMicrosecond)
+      ->MinTime(min_time_seconds(context.suite));
+}
+
 }  // namespace gpubench

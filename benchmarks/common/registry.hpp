@@ -11,10 +11,15 @@
 namespace gpubench {
 
 using DeviceBenchmark = std::function<void(benchmark::State&, const BenchmarkDevice&)>;
+using MultiDeviceBenchmark = std::function<void(benchmark::State&, const std::vector<BenchmarkDevice>&)>;
 
 // Registers `body` once per selected GPU. Every benchmark skips with context.no_gpu_reason when there is
 // no GPU, so the list of names is the same on every machine.
 void register_per_device(const BenchmarkContext& context, const std::string& name, DeviceBenchmark body);
+
+// Registers `body` once for all selected GPUs together, named "family/variant/params/all_gpus"; its figure
+// belongs to no single GPU (FigureLabel::device left empty).
+void register_all_devices(const BenchmarkContext& context, const std::string& name, MultiDeviceBenchmark body);
 
 // Minimum timed seconds per repetition: short for the quick suite.
 double min_time_seconds(Suite suite);

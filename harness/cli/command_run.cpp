@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "gpubench/version.hpp"
+#include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/exit_codes.hpp"
 #include "harness/environment/device_selection.hpp"
@@ -31,15 +32,6 @@ struct RunArguments {
   int timeout_seconds = 0;
   std::vector<std::string> command_line;
 };
-
-std::string utc_timestamp(const char* format) {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[64];
-  std::strftime(text, sizeof text, format, &utc);
-  return text;
-}
 
 std::string host_name() {
   char name[256] = {};

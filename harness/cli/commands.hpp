@@ -17,5 +17,9 @@ struct CommandState {
 void add_run_command(CLI::App& app, CommandState& state);
 void add_list_command(CLI::App& app, CommandState& state);
 void add_env_command(CLI::App& app, CommandState& state);
+void add_check_command(CLI::App& app, CommandState& state);
+void add_compare_command(CLI::App& app, CommandState& state);
+void add_baseline_command(CLI::App& app, CommandState& state);
+void add_history_command(CLI::App& app, CommandState& state);
 
 }  // namespace gpubench

@@ -35,6 +35,10 @@ int main(int argc, char** argv) {
   add_run_command(app, state);
   add_list_command(app, state);
   add_env_command(app, state);
+  add_check_command(app, state);
+  add_compare_command(app, state);
+  add_baseline_command(app, state);
+  add_history_command(app, state);
 
   try {
     app.parse(argc, argv);

@@ -1,6 +1,7 @@
 #pragma once
 // A plain-text table with aligned columns, for terminal output.
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <vector>
 

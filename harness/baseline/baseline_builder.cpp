@@ -1,0 +1,64 @@
+#include "harness/baseline/baseline_builder.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "harness/baseline/machine_kind.hpp"
+#include "harness/results/input_error.hpp"
+#include "harness/results/statistics.hpp"
+#include "harness/verdict/tolerances.hpp"
+
+namespace gpubench {
+namespace {
+
+// 1.4826 x MAD estimates the standard deviation of normally distributed data, and ignores outliers.
+constexpr double kMadToSigma = 1.4826;
+
+}  // namespace
+
+Baseline build_baseline(const std::vector<SourcedResults>& runs, const std::string& description,
+                        const std::string& created_at, const std::string& gpubench_version) {
+  if (runs.empty()) throw InputError("(none)", "", "no results files given", "pass the results of several runs");
+  Baseline baseline;
+  baseline.description = description;
+  baseline.created_at = created_at;
+  baseline.gpubench_version = gpubench_version;
+  baseline.kind = machine_kind_of(runs[0].results, runs[0].path);
+  baseline.recorded_versions = runs[0].results.environment.value("versions", nlohmann::json::object());
+  struct Pooled {
+    std::vector<double> values;
+    std::vector<double> within_sigmas;
+    const Metric* first = nullptr;
+  };
+  std::map<std::string, Pooled> pooled;
+  for (const SourcedResults& run : runs) {
+    const MachineKind kind = machine_kind_of(run.results, run.path);
+    if (!(kind == baseline.kind)) {
+      throw InputError(run.path, "environment.gpus", "is " + describe(kind) + " but " + runs[0].path + " is " +
+                                                        describe(baseline.kind), "make one baseline per kind of machine");
+    }
+    baseline.runs.push_back({run.results.run.id, run.results.run.host, run.results.run.started_at});
+    for (const Metric& m : run.results.metrics) {
+      Pooled& p = pooled[m.id];
+      if (p.first == nullptr) p.first = &m;
+      p.values.push_back(m.value);
+      p.within_sigmas.push_back(kMadToSigma * m.statistics.mad);
+    }
+  }
+  for (const auto& [id, p] : pooled) {
+    BaselineMetric metric;
+    metric.expected = median(p.values);
+    std::vector<double> deviations;
+    for (double v : p.values) deviations.push_back(std::fabs(v - metric.expected));
+    metric.spread = std::max(kMadToSigma * median(deviations), median(p.within_sigmas));
+    metric.runs = static_cast<int>(p.values.size());
+    metric.better = p.first->better;
+    metric.unit = p.first->unit;
+    metric.tolerance = default_tolerance(id, metric.unit);
+    metric.run_values = p.values;
+    baseline.metrics[id] = metric;
+  }
+  return baseline;
+}
+
+}  // namespace gpubench

@@ -1,0 +1,22 @@
+#pragma once
+// `gpubench baseline create`: robust statistics over several runs (or several nodes) of one machine kind.
+#include <string>
+#include <vector>
+
+#include "harness/baseline/baseline_document.hpp"
+#include "harness/results/results_document.hpp"
+
+namespace gpubench {
+
+struct SourcedResults {
+  std::string path;
+  ResultsDocument results;
+};
+
+// Per metric: expected = median of the runs' values; spread = the larger of 1.4826 x MAD across runs and the
+// median within-run robust spread, so a baseline from few runs does not claim less noise than one run shows.
+// Throws InputError when the runs come from different kinds of machine, naming both files.
+Baseline build_baseline(const std::vector<SourcedResults>& runs, const std::string& description,
+                        const std::string& created_at, const std::string& gpubench_version);
+
+}  // namespace gpubench

@@ -1,0 +1,98 @@
+#include "harness/baseline/baseline_document.hpp"
+
+#include <cmath>
+
+#include "harness/results/input_error.hpp"
+#include "harness/results/results_io.hpp"
+
+namespace gpubench {
+namespace {
+
+using nlohmann::json;
+
+double positive_number(const json& object, const char* key, const std::string& source, const std::string& path,
+                       bool allow_zero) {
+  if (!object.contains(key)) throw InputError(source, path + key, "missing");
+  const json& value = object.at(key);
+  if (!value.is_number()) throw InputError(source, path + key, "expected a number, found " + std::string(value.type_name()));
+  const double x = value.get<double>();
+  if (!std::isfinite(x)) throw InputError(source, path + key, "not a finite number");
+  if (x < 0 || (!allow_zero && x == 0)) throw InputError(source, path + key, "must be " + std::string(allow_zero ? ">= 0" : "> 0") + ", is " + std::to_string(x));
+  return x;
+}
+
+std::string required_string(const json& object, const char* key, const std::string& source, const std::string& path) {
+  if (!object.contains(key) || !object.at(key).is_string()) throw InputError(source, path + key, "missing or not a string");
+  return object.at(key).get<std::string>();
+}
+
+}  // namespace
+
+json to_json(const Baseline& b) {
+  json metrics = json::object();
+  for (const auto& [id, m] : b.metrics) {
+    metrics[id] = {{"expected", m.expected}, {"spread", m.spread},     {"runs", m.runs},
+                   {"better", to_string(m.better)}, {"unit", m.unit}, {"tolerance", m.tolerance},
+                   {"run_values", m.run_values}};
+  }
+  json runs = json::array();
+  for (const BaselineRun& r : b.runs) runs.push_back({{"id", r.id}, {"host", r.host}, {"started_at", r.started_at}});
+  return json{{"schema", kBaselineSchema},
+              {"created_at", b.created_at},
+              {"gpubench_version", b.gpubench_version},
+              {"description", b.description},
+              {"applies_to", {{"gpu_model", b.kind.gpu_model}, {"gpu_count", b.kind.gpu_count}, {"topology", b.kind.topology}}},
+              {"recorded_versions", b.recorded_versions},
+              {"runs", runs},
+              {"metrics", metrics}};
+}
+
+Baseline baseline_from_json(const json& j, const std::string& source) {
+  if (!j.is_object()) throw InputError(source, "", "not a JSON object", "expected a gpubench baseline");
+  const std::string schema = required_string(j, "schema", source, "");
+  if (schema != kBaselineSchema) {
+    throw InputError(source, "schema", "is '" + schema + "', this gpubench reads '" + kBaselineSchema + "'",
+                     "re-create it with `gpubench baseline create`");
+  }
+  Baseline b;
+  b.created_at = j.value("created_at", "");
+  b.gpubench_version = j.value("gpubench_version", "");
+  b.description = j.value("description", "");
+  if (!j.contains("applies_to") || !j.at("applies_to").is_object()) throw InputError(source, "applies_to", "missing");
+  const json& kind = j.at("applies_to");
+  b.kind.gpu_model = required_string(kind, "gpu_model", source, "applies_to.");
+  b.kind.gpu_count = static_cast<int>(positive_number(kind, "gpu_count", source, "applies_to.", false));
+  b.kind.topology = required_string(kind, "topology", source, "applies_to.");
+  b.recorded_versions = j.value("recorded_versions", json::object());
+  if (j.contains("runs") && j.at("runs").is_array()) {
+    for (const json& r : j.at("runs")) b.runs.push_back({r.value("id", ""), r.value("host", ""), r.value("started_at", "")});
+  }
+  if (!j.contains("metrics") || !j.at("metrics").is_object()) throw InputError(source, "metrics", "missing or not an object");
+  for (const auto& [id, m] : j.at("metrics").items()) {
+    const std::string path = "metrics." + id + ".";
+    if (!m.is_object()) throw InputError(source, "metrics." + id, "expected an object");
+    BaselineMetric metric;
+    metric.expected = positive_number(m, "expected", source, path, true);
+    metric.spread = positive_number(m, "spread", source, path, true);
+    metric.runs = static_cast<int>(positive_number(m, "runs", source, path, false));
+    const auto better = parse_better(required_string(m, "better", source, path));
+    if (!better) throw InputError(source, path + "better", "must be \"higher\" or \"lower\"");
+    metric.better = *better;
+    metric.unit = required_string(m, "unit", source, path);
+    metric.tolerance = positive_number(m, "tolerance", source, path, false);
+    if (metric.tolerance >= 1) {
+      throw InputError(source, path + "tolerance", "is " + std::to_string(metric.tolerance) + "; tolerances are fractions (0.05 = 5 %)");
+    }
+    if (m.contains("run_values") && m.at("run_values").is_array()) {
+      for (const json& v : m.at("run_values")) {
+        if (v.is_number()) metric.run_values.push_back(v.get<double>());
+      }
+    }
+    b.metrics[id] = metric;
+  }
+  return b;
+}
+
+Baseline read_baseline_file(const std::string& path) { return baseline_from_json(read_json_file(path), path); }
+
+}  // namespace gpubench

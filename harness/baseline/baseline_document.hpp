@@ -1,0 +1,58 @@
+#pragma once
+// A baseline: what a healthy machine of one kind measures (schema "gpubench.baseline/1"). Same metric ids
+// as results documents. Made by `gpubench baseline create` from several runs; data only.
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/results/benchmark_label.hpp"
+
+namespace gpubench {
+
+inline constexpr const char* kBaselineSchema = "gpubench.baseline/1";
+
+// What a baseline applies to. Matching needs model, count and topology; versions are recorded only.
+struct MachineKind {
+  std::string gpu_model;  // "NVIDIA H200"
+  int gpu_count = 0;
+  std::string topology;   // "single", or the link kinds between GPUs: "NV18", "NV18+SYS", ...
+  bool operator==(const MachineKind& other) const {
+    return gpu_model == other.gpu_model && gpu_count == other.gpu_count && topology == other.topology;
+  }
+};
+
+struct BaselineMetric {
+  double expected = 0;  // median over runs of each run's median
+  double spread = 0;    // robust standard deviation of one run's value (1.4826 x MAD), same unit
+  int runs = 0;
+  Better better = Better::Higher;
+  std::string unit;
+  double tolerance = 0.05;  // relative
+  std::vector<double> run_values;  // each run's median, for the record
+};
+
+struct BaselineRun {
+  std::string id;
+  std::string host;
+  std::string started_at;
+};
+
+struct Baseline {
+  std::string created_at;
+  std::string gpubench_version;
+  std::string description;
+  MachineKind kind;
+  nlohmann::json recorded_versions = nlohmann::json::object();  // driver/CUDA/NCCL of the runs, for the record
+  std::vector<BaselineRun> runs;
+  std::map<std::string, BaselineMetric> metrics;
+};
+
+nlohmann::json to_json(const Baseline& baseline);
+// Throws InputError naming `source` and the field.
+Baseline baseline_from_json(const nlohmann::json& json, const std::string& source);
+Baseline read_baseline_file(const std::string& path);
+
+}  // namespace gpubench

@@ -1,0 +1,83 @@
+#include "harness/baseline/machine_kind.hpp"
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "harness/results/input_error.hpp"
+
+namespace gpubench {
+
+MachineKind machine_kind_of(const ResultsDocument& results, const std::string& source) {
+  const nlohmann::json& env = results.environment;
+  if (!env.contains("gpus") || !env.at("gpus").is_array() || env.at("gpus").empty()) {
+    throw InputError(source, "environment.gpus", "empty: the run saw no GPU, so no baseline can apply");
+  }
+  MachineKind kind;
+  std::set<std::string> models;
+  for (const nlohmann::json& gpu : env.at("gpus")) models.insert(gpu.value("name", "unknown"));
+  for (const std::string& model : models) kind.gpu_model += (kind.gpu_model.empty() ? "" : " + ") + model;
+  kind.gpu_count = static_cast<int>(env.at("gpus").size());
+  if (kind.gpu_count == 1) {
+    kind.topology = "single";
+    return kind;
+  }
+  std::set<std::string> links;
+  if (env.contains("topology") && env.at("topology").contains("links")) {
+    for (const nlohmann::json& link : env.at("topology").at("links")) links.insert(link.value("kind", "unknown"));
+  }
+  for (const std::string& link : links) kind.topology += (kind.topology.empty() ? "" : "+") + link;
+  if (kind.topology.empty()) kind.topology = "unknown";
+  return kind;
+}
+
+std::string describe(const MachineKind& kind) {
+  return std::to_string(kind.gpu_count) + " x " + kind.gpu_model + " (" + kind.topology + ")";
+}
+
+std::string baseline_file_name(const MachineKind& kind) {
+  std::string name;
+  for (char c : kind.gpu_model + "-x" + std::to_string(kind.gpu_count) + (kind.gpu_count > 1 ? "-" + kind.topology : "")) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    name += std::isalnum(u) ? static_cast<char>(std::tolower(u)) : '-';
+  }
+  std::string squeezed;
+  for (char c : name) {
+    if (c == '-' && !squeezed.empty() && squeezed.back() == '-') continue;
+    squeezed += c;
+  }
+  return squeezed + ".json";
+}
+
+BaselineChoice choose_baseline(const MachineKind& kind, const std::string& where) {
+  BaselineChoice choice;
+  struct stat info {};
+  if (stat(where.c_str(), &info) != 0) throw InputError(where, "", "no such baseline file or directory");
+  std::vector<std::string> files;
+  if (S_ISDIR(info.st_mode)) {
+    DIR* dir = opendir(where.c_str());
+    if (dir == nullptr) throw InputError(where, "", "cannot read the directory");
+    while (const dirent* entry = readdir(dir)) {
+      const std::string name = entry->d_name;
+      if (name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0) files.push_back(where + "/" + name);
+    }
+    closedir(dir);
+    std::sort(files.begin(), files.end());
+  } else {
+    files.push_back(where);
+  }
+  for (const std::string& file : files) {
+    Baseline baseline = read_baseline_file(file);
+    choice.considered.push_back(file + ": " + describe(baseline.kind));
+    if (baseline.kind == kind && choice.path.empty()) {
+      choice.path = file;
+      choice.baseline = std::move(baseline);
+    }
+  }
+  return choice;
+}
+
+}  // namespace gpubench

@@ -1,0 +1,30 @@
+#pragma once
+// The kind of machine a results document comes from (GPU model, count, links between GPUs), which is how a
+// baseline is chosen, and the choice itself.
+#include <string>
+#include <vector>
+
+#include "harness/baseline/baseline_document.hpp"
+#include "harness/results/results_document.hpp"
+
+namespace gpubench {
+
+// Throws InputError naming `source` when the environment does not say which GPUs ran.
+MachineKind machine_kind_of(const ResultsDocument& results, const std::string& source);
+
+std::string describe(const MachineKind& kind);
+
+// A file name for a baseline of this kind: "nvidia-h200-x2-nv18.json".
+std::string baseline_file_name(const MachineKind& kind);
+
+struct BaselineChoice {
+  std::string path;  // empty when nothing matched
+  Baseline baseline;
+  std::vector<std::string> considered;  // "path: kind" for each baseline looked at, for the error message
+};
+
+// `where` is a baseline file (used as is) or a directory searched for a baseline of this kind.
+// Throws InputError for unreadable baselines, naming the file.
+BaselineChoice choose_baseline(const MachineKind& kind, const std::string& where);
+
+}  // namespace gpubench

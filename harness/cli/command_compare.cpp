@@ -1,0 +1,48 @@
+// gpubench compare: runs side by side, ratios against the first.
+#include <iostream>
+#include <memory>
+
+#include "harness/cli/cli_support.hpp"
+#include "harness/cli/commands.hpp"
+#include "harness/cli/exit_codes.hpp"
+#include "harness/report/comparison.hpp"
+
+namespace gpubench {
+namespace {
+
+struct CompareArguments {
+  std::vector<std::string> results;
+  std::string filter;
+  std::string sort = "metric";
+  bool json = false;
+};
+
+int compare_command(const CompareArguments& args) {
+  if (args.results.size() < 2) throw UsageError("compare needs two or more results files");
+  Comparison comparison;
+  try {
+    comparison = compare_runs(load_results_files(args.results), args.filter, args.sort);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(error.what());
+  }
+  if (args.json) {
+    std::cout << comparison_json(comparison).dump(2) << "\n";
+  } else {
+    print_comparison(comparison, std::cout);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_compare_command(CLI::App& app, CommandState& state) {
+  auto args = std::make_shared<CompareArguments>();
+  CLI::App* compare = app.add_subcommand("compare", "show runs side by side, with ratios against the first");
+  compare->add_option("results", args->results, "two or more results files")->required()->check(CLI::ExistingFile);
+  compare->add_option("--filter", args->filter, "only metrics whose id matches this regular expression");
+  compare->add_option("--sort", args->sort, "metric (by id) or ratio (largest difference first)")->check(CLI::IsMember({"metric", "ratio"}));
+  compare->add_flag("--json", args->json, "print JSON");
+  compare->callback([args, &state] { state.exit_code = compare_command(*args); });
+}
+
+}  // namespace gpubench

@@ -1,0 +1,61 @@
+// gpubench history: change points in each metric's series over time, with what changed around them.
+#include <iostream>
+#include <memory>
+
+#include "harness/cli/cli_support.hpp"
+#include "harness/cli/commands.hpp"
+#include "harness/cli/exit_codes.hpp"
+#include "harness/report/text_table.hpp"
+#include "harness/verdict/history.hpp"
+
+namespace gpubench {
+namespace {
+
+struct HistoryArguments {
+  std::string directory;
+  bool json = false;
+  double significance = 0.05;
+};
+
+int history_command(const HistoryArguments& args) {
+  ChangePointOptions options;
+  options.significance = args.significance;
+  const HistoryReport report = analyse_history(load_results_files(json_files_in(args.directory)), options);
+  bool any_worse = false;
+  nlohmann::json changes = nlohmann::json::array();
+  TextTable table;
+  for (const char* h : {"date", "host", "metric", "before", "after", "change", "confidence", "what else changed"}) table.add_column(h);
+  for (const HistoryChange& c : report.changes) {
+    any_worse = any_worse || c.worse;
+    std::string environment;
+    for (const std::string& e : c.environment_changes) environment += (environment.empty() ? "" : "; ") + e;
+    table.add_row({c.date, c.host, c.metric, format_number(c.before, 2), format_number(c.after, 2),
+                   (c.relative_change >= 0 ? "+" : "") + format_number(100 * c.relative_change, 1) + "%" + (c.worse ? " worse" : ""),
+                   format_number(100 * c.confidence, 1) + "%", environment.empty() ? "nothing recorded" : environment});
+    changes.push_back({{"date", c.date}, {"host", c.host}, {"metric", c.metric}, {"unit", c.unit}, {"before", c.before},
+                       {"after", c.after}, {"relative_change", c.relative_change}, {"confidence", c.confidence},
+                       {"worse", c.worse}, {"last_run_before", c.last_before}, {"first_run_after", c.first_after},
+                       {"environment_changes", c.environment_changes}});
+  }
+  if (args.json) {
+    std::cout << nlohmann::json{{"runs", report.runs}, {"series", report.series}, {"change_points", changes}}.dump(2) << "\n";
+  } else {
+    std::cout << report.runs << " runs, " << report.series << " series (host x metric), " << report.changes.size()
+              << " change points (E-divisive means, permutation test at p <= " << args.significance << ")\n\n";
+    if (!table.empty()) table.print(std::cout);
+  }
+  return any_worse ? kExitFailed : kExitOk;
+}
+
+}  // namespace
+
+void add_history_command(CLI::App& app, CommandState& state) {
+  auto args = std::make_shared<HistoryArguments>();
+  CLI::App* history = app.add_subcommand("history", "find when each metric changed, and what else changed then");
+  history->add_option("directory", args->directory, "directory of results files")->required()->check(CLI::ExistingDirectory);
+  history->add_option("--significance", args->significance, "largest permutation p-value to accept")->check(CLI::Range(0.001, 0.5));
+  history->add_flag("--json", args->json, "print JSON");
+  history->callback([args, &state] { state.exit_code = history_command(*args); });
+}
+
+}  // namespace gpubench

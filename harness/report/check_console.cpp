@@ -1,0 +1,68 @@
+#include <cmath>
+
+#include "harness/baseline/machine_kind.hpp"
+#include "harness/report/check_reports.hpp"
+#include "harness/report/text_table.hpp"
+
+namespace gpubench {
+namespace {
+
+const char* colour_of(VerdictKind kind) {
+  switch (kind) {
+    case VerdictKind::Failed:
+    case VerdictKind::Regression: return "\033[31m";
+    case VerdictKind::Noisy:
+    case VerdictKind::Missing: return "\033[33m";
+    case VerdictKind::Improvement:
+    case VerdictKind::Pass: return "\033[32m";
+    case VerdictKind::New: return "";
+  }
+  return "";
+}
+
+std::string figure(const std::optional<double>& value) {
+  if (!value) return "";
+  return format_number(*value, std::fabs(*value) >= 100 ? 1 : (std::fabs(*value) >= 1 ? 2 : 4));
+}
+
+}  // namespace
+
+void print_check_console(const CheckReport& report, std::ostream& out, bool colour) {
+  out << "results  " << report.results_path << " (" << report.host << ")\nbaseline " << report.baseline_path << " ("
+      << describe(report.kind) << ")\n\n";
+  TextTable table;
+  table.add_column("verdict");
+  table.add_column("metric");
+  table.add_column("value", TextTable::Align::Right);
+  table.add_column("expected", TextTable::Align::Right);
+  table.add_column("unit");
+  table.add_column("change", TextTable::Align::Right);
+  table.add_column("tolerance", TextTable::Align::Right);
+  table.add_column("why");
+  for (const MetricVerdict& v : report.verdicts) {
+    std::string verdict = to_string(v.kind);
+    const bool judged = v.value && v.expected;
+    table.add_row({verdict, v.id, figure(v.value), figure(v.expected), v.unit,
+                   judged ? (v.change >= 0 ? "+" : "") + format_number(100 * v.change, 1) + "%" : "",
+                   v.tolerance > 0 ? format_number(100 * v.tolerance, 0) + "%" : "", v.reason});
+  }
+  std::ostringstream text;
+  table.print(text);
+  // Colour whole lines after layout, so escape codes do not upset the column widths.
+  std::istringstream lines(text.str());
+  std::size_t row = 0;
+  for (std::string line; std::getline(lines, line); ++row) {
+    if (colour && row >= 2 && row - 2 < report.verdicts.size()) {
+      const char* c = colour_of(report.verdicts[row - 2].kind);
+      out << c << line << (*c ? "\033[0m" : "") << "\n";
+    } else {
+      out << line << "\n";
+    }
+  }
+  out << "\n" << (report.passed() ? "PASS" : "FAIL") << ": " << report.count(VerdictKind::Regression) << " regressions, "
+      << report.count(VerdictKind::Failed) << " failed, " << report.count(VerdictKind::Noisy) << " noisy, "
+      << report.count(VerdictKind::Missing) << " missing, " << report.count(VerdictKind::Improvement) << " improved, "
+      << report.count(VerdictKind::Pass) << " passed, " << report.count(VerdictKind::New) << " not in the baseline\n";
+}
+
+}  // namespace gpubench

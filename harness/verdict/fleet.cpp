@@ -1,0 +1,98 @@
+#include "harness/verdict/fleet.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <regex>
+#include <sstream>
+
+#include "harness/results/statistics.hpp"
+#include "harness/verdict/tolerances.hpp"
+
+namespace gpubench {
+namespace {
+
+constexpr double kMadToSigma = 1.4826;
+
+// Positive when worse.
+double worseness(double deviation, Better better) { return better == Better::Higher ? -deviation : deviation; }
+
+std::string describe_deviation(double deviation, const char* against) {
+  std::ostringstream out;
+  out.precision(1);
+  out << std::fixed << (deviation >= 0 ? "+" : "") << 100 * deviation << " % against " << against;
+  return out.str();
+}
+
+}  // namespace
+
+std::pair<std::string, std::optional<int>> split_gpu(const std::string& metric_id) {
+  static const std::regex gpu(R"(/gpu([0-9]+)(/|$))");
+  std::smatch match;
+  if (!std::regex_search(metric_id, match, gpu)) return {metric_id, std::nullopt};
+  const std::string generic = match.prefix().str() + "/gpu*" + match[2].str() + match.suffix().str();
+  return {generic, std::stoi(match[1].str())};
+}
+
+FleetReport analyse_fleet(const std::vector<SourcedResults>& runs) {
+  FleetReport report;
+  report.nodes = static_cast<int>(runs.size());
+  struct Entry {
+    const SourcedResults* run;
+    const Metric* metric;
+  };
+  std::map<std::string, std::vector<Entry>> by_metric;
+  for (const SourcedResults& run : runs) {
+    for (const Metric& m : run.results.metrics) by_metric[m.id].push_back({&run, &m});
+  }
+  // Against the fleet.
+  for (const auto& [id, entries] : by_metric) {
+    if (entries.size() < 3) continue;
+    ++report.metrics_compared;
+    std::vector<double> values;
+    for (const Entry& e : entries) values.push_back(e.metric->value);
+    const double fleet_median = median(values);
+    if (fleet_median <= 0) continue;
+    std::vector<double> deviations;
+    for (double v : values) deviations.push_back(std::fabs(v - fleet_median));
+    const double sigma = kMadToSigma * median(deviations);
+    const double tolerance = default_tolerance(id, entries[0].metric->unit);
+    for (const Entry& e : entries) {
+      const double deviation = (e.metric->value - fleet_median) / fleet_median;
+      const bool past_tolerance = worseness(deviation, e.metric->better) > tolerance;
+      const bool past_noise = std::fabs(e.metric->value - fleet_median) > 3 * sigma;
+      if (!past_tolerance || !past_noise) continue;
+      report.findings.push_back({"node", e.run->results.run.host, e.run->path, e.metric->device, id, e.metric->value,
+                                 fleet_median, deviation, e.metric->unit,
+                                 describe_deviation(deviation, "the fleet median") + " of " + std::to_string(entries.size()) + " nodes"});
+    }
+  }
+  // Within each node: the same benchmark on each GPU.
+  for (const SourcedResults& run : runs) {
+    std::map<std::string, std::vector<const Metric*>> siblings;
+    for (const Metric& m : run.results.metrics) {
+      const auto [generic, gpu] = split_gpu(m.id);
+      if (gpu) siblings[generic].push_back(&m);
+    }
+    for (const auto& [generic, metrics] : siblings) {
+      if (metrics.size() < 2) continue;
+      std::vector<double> values;
+      for (const Metric* m : metrics) values.push_back(m->value);
+      const double node_median = median(values);
+      if (node_median <= 0) continue;
+      const double tolerance = default_tolerance(generic, metrics[0]->unit);
+      for (const Metric* m : metrics) {
+        const double deviation = (m->value - node_median) / node_median;
+        if (worseness(deviation, m->better) <= tolerance) continue;
+        report.findings.push_back({"gpu", run.results.run.host, run.path, split_gpu(m->id).second, m->id, m->value,
+                                   node_median, deviation, m->unit,
+                                   describe_deviation(deviation, "the median of this node's GPUs")});
+      }
+    }
+  }
+  std::sort(report.findings.begin(), report.findings.end(),
+            [](const FleetFinding& a, const FleetFinding& b) { return std::fabs(a.deviation) > std::fabs(b.deviation); });
+  return report;
+}
+
+}  // namespace gpubench

@@ -1,0 +1,157 @@
+#include "harness/verdict/metric_verdict.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <sstream>
+
+#include "harness/baseline/machine_kind.hpp"
+
+namespace gpubench {
+namespace {
+
+constexpr double kMadToSigma = 1.4826;
+// Standard error of the median of n normal samples is about 1.2533 sigma / sqrt(n).
+constexpr double kMedianEfficiency = 1.2533;
+constexpr double kSignificance = 3.0;
+
+std::string percent(double fraction) {
+  std::ostringstream out;
+  out.precision(fraction != 0 && std::fabs(fraction) < 0.001 ? 2 : 1);
+  out << std::fixed << (fraction >= 0 ? "+" : "") << 100 * fraction << " %";
+  return out.str();
+}
+
+std::string significant(double value) {
+  std::ostringstream out;
+  out.precision(4);
+  out << value;
+  return out.str();
+}
+
+}  // namespace
+
+const char* to_string(VerdictKind kind) {
+  switch (kind) {
+    case VerdictKind::Failed: return "failed";
+    case VerdictKind::Regression: return "regression";
+    case VerdictKind::Noisy: return "noisy";
+    case VerdictKind::Missing: return "missing";
+    case VerdictKind::Improvement: return "improvement";
+    case VerdictKind::Pass: return "pass";
+    case VerdictKind::New: return "new";
+  }
+  return "unknown";
+}
+
+int severity_rank(VerdictKind kind) { return static_cast<int>(kind); }
+
+bool CheckReport::passed() const { return count(VerdictKind::Failed) == 0 && count(VerdictKind::Regression) == 0; }
+
+int CheckReport::count(VerdictKind kind) const {
+  return static_cast<int>(std::count_if(verdicts.begin(), verdicts.end(), [kind](const MetricVerdict& v) { return v.kind == kind; }));
+}
+
+MetricVerdict judge_metric(const Metric& measured, const std::string& id, const BaselineMetric& baseline) {
+  MetricVerdict v;
+  v.id = id;
+  v.unit = measured.unit;
+  v.value = measured.value;
+  v.expected = baseline.expected;
+  v.tolerance = baseline.tolerance;
+  if (baseline.expected <= 0) {
+    v.kind = VerdictKind::Noisy;
+    v.reason = "the baseline expects 0, so no relative change can be judged";
+    return v;
+  }
+  v.change = (measured.value - baseline.expected) / baseline.expected;
+  const double gain = baseline.better == Better::Higher ? v.change : -v.change;
+  const double n = static_cast<double>(std::max<std::size_t>(measured.samples.size(), 1));
+  const double run_error = kMedianEfficiency * kMadToSigma * measured.statistics.mad / std::sqrt(n);
+  const double base_error = baseline.spread * std::sqrt(1.0 + 1.0 / std::max(baseline.runs, 1));
+  const double noise = kSignificance * std::sqrt(run_error * run_error + base_error * base_error);
+  v.noise = noise / baseline.expected;
+  const std::string moved = percent(v.change) + " against " + significant(baseline.expected) + " " + baseline.unit;
+  if (std::fabs(v.change) <= baseline.tolerance) {
+    v.kind = VerdictKind::Pass;
+    v.reason = moved + ", within the " + percent(baseline.tolerance).substr(1) + " tolerance";
+  } else if (std::fabs(measured.value - baseline.expected) > noise) {
+    v.kind = gain < 0 ? VerdictKind::Regression : VerdictKind::Improvement;
+    v.reason = moved + ": past the tolerance and past what noise explains (" + percent(v.noise).substr(1) + ")";
+  } else {
+    v.kind = VerdictKind::Noisy;
+    v.reason = moved + ": past the tolerance, but noise alone could move it " + percent(v.noise).substr(1) +
+               "; re-run with more --repetitions";
+  }
+  if (measured.throttled) v.reason += " [measured while throttled]";
+  return v;
+}
+
+CheckReport check_against_baseline(const ResultsDocument& results, const std::string& results_path,
+                                   const Baseline& baseline, const std::string& baseline_path) {
+  CheckReport report;
+  report.results_path = results_path;
+  report.baseline_path = baseline_path;
+  report.host = results.run.host;
+  report.kind = baseline.kind;
+  std::map<std::string, const Metric*> measured;
+  for (const Metric& m : results.metrics) measured[m.id] = &m;
+  std::map<std::string, const Failure*> failed;
+  for (const Failure& f : results.failures) failed[f.benchmark] = &f;
+  std::map<std::string, const Skip*> skipped;
+  for (const Skip& s : results.skipped) skipped[s.benchmark] = &s;
+  std::set<std::string> failures_reported;
+
+  for (const auto& [id, expected] : baseline.metrics) {
+    const auto m = measured.find(id);
+    if (m != measured.end()) {
+      report.verdicts.push_back(judge_metric(*m->second, id, expected));
+      continue;
+    }
+    MetricVerdict v;
+    v.id = id;
+    v.expected = expected.expected;
+    v.unit = expected.unit;
+    v.tolerance = expected.tolerance;
+    // A metric id is its benchmark name plus the figure; a failure is recorded against the benchmark or family.
+    const std::string benchmark = id.substr(0, id.find_last_of('/'));
+    const std::string family = id.substr(0, id.find('/'));
+    const Failure* failure = failed.count(benchmark) ? failed[benchmark] : (failed.count(family) ? failed[family] : nullptr);
+    if (failure != nullptr) {
+      v.kind = VerdictKind::Failed;
+      v.reason = failure->reason + " (try: " + failure->advice + ")";
+      failures_reported.insert(failure->benchmark);
+    } else {
+      v.kind = VerdictKind::Missing;
+      v.reason = skipped.count(benchmark) ? "skipped: " + skipped[benchmark]->reason
+                                          : "in the baseline but not measured (filtered out, or a different suite)";
+    }
+    report.verdicts.push_back(v);
+  }
+  for (const Failure& f : results.failures) {
+    if (failures_reported.count(f.benchmark)) continue;
+    MetricVerdict v;
+    v.id = f.benchmark;
+    v.kind = VerdictKind::Failed;
+    v.reason = f.reason + " (try: " + f.advice + ")";
+    report.verdicts.push_back(v);
+  }
+  for (const Metric& m : results.metrics) {
+    if (baseline.metrics.count(m.id)) continue;
+    MetricVerdict v;
+    v.id = m.id;
+    v.kind = VerdictKind::New;
+    v.value = m.value;
+    v.unit = m.unit;
+    v.reason = "not in the baseline";
+    report.verdicts.push_back(v);
+  }
+  std::stable_sort(report.verdicts.begin(), report.verdicts.end(), [](const MetricVerdict& a, const MetricVerdict& b) {
+    if (severity_rank(a.kind) != severity_rank(b.kind)) return severity_rank(a.kind) < severity_rank(b.kind);
+    const auto badness = [](const MetricVerdict& v) { return -std::fabs(v.change); };
+    return badness(a) < badness(b);
+  });
+  return report;
+}
+
+}  // namespace gpubench

@@ -1,0 +1,53 @@
+#pragma once
+// The verdict on each metric of a run against a baseline, and on the run as a whole.
+//
+// Rule: a change within the tolerance passes. A larger change is a regression (or an improvement) only when
+// it is also larger than 3 standard errors of what noise explains: the baseline's run-to-run spread (and
+// the uncertainty of its expected value, from its number of runs) combined with this run's own spread
+// (1.4826 x MAD of its repetitions, as a standard error of their median). Otherwise it is "noisy": it
+// moved past the tolerance, but no more than noise could make it move. We compare intervals rather than
+// run a rank test (Mann-Whitney) because a baseline keeps one value per run, not every repetition, and
+// three to five repetitions give a rank test too little power to be useful.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/baseline/baseline_document.hpp"
+#include "harness/results/results_document.hpp"
+
+namespace gpubench {
+
+enum class VerdictKind { Failed, Regression, Noisy, Missing, Improvement, Pass, New };
+
+const char* to_string(VerdictKind kind);
+// Worst first: Failed, Regression, Noisy, Missing, Improvement, Pass, New.
+int severity_rank(VerdictKind kind);
+
+struct MetricVerdict {
+  std::string id;
+  VerdictKind kind = VerdictKind::Pass;
+  std::optional<double> value;
+  std::optional<double> expected;
+  double change = 0;      // (value - expected) / expected, signed as measured
+  double tolerance = 0;   // relative
+  double noise = 0;       // relative: 3 combined standard errors / expected
+  std::string unit;
+  std::string reason;     // one sentence: why this verdict
+};
+
+struct CheckReport {
+  std::string results_path;
+  std::string baseline_path;
+  std::string host;
+  MachineKind kind;
+  std::vector<MetricVerdict> verdicts;  // worst first
+  bool passed() const;
+  int count(VerdictKind kind) const;
+};
+
+MetricVerdict judge_metric(const Metric& measured, const std::string& id, const BaselineMetric& baseline);
+
+CheckReport check_against_baseline(const ResultsDocument& results, const std::string& results_path,
+                                   const Baseline& baseline, const std::string& baseline_path);
+
+}  // namespace gpubench

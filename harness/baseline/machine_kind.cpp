@@ -8,6 +8,7 @@
 #include <set>
 
 #include "harness/results/input_error.hpp"
+#include "harness/results/results_io.hpp"
 
 namespace gpubench {
 
@@ -70,7 +71,14 @@ BaselineChoice choose_baseline(const MachineKind& kind, const std::string& where
     files.push_back(where);
   }
   for (const std::string& file : files) {
-    Baseline baseline = read_baseline_file(file);
+    const nlohmann::json document = read_json_file(file);
+    const std::string schema = document.is_object() ? document.value("schema", "") : "";
+    if (files.size() > 1 && schema != kBaselineSchema) {
+      // A directory may hold other gpubench documents (results, check reports): they are not candidates.
+      choice.considered.push_back(file + ": not a baseline (schema '" + schema + "')");
+      continue;
+    }
+    Baseline baseline = baseline_from_json(document, file);
     choice.considered.push_back(file + ": " + describe(baseline.kind));
     if (baseline.kind == kind && choice.path.empty()) {
       choice.path = file;

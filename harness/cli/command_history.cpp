@@ -6,6 +6,7 @@
 #include "harness/cli/commands.hpp"
 #include "harness/cli/exit_codes.hpp"
 #include "harness/report/text_table.hpp"
+#include "harness/results/results_io.hpp"
 #include "harness/verdict/history.hpp"
 
 namespace gpubench {
@@ -14,13 +15,23 @@ namespace {
 struct HistoryArguments {
   std::string directory;
   bool json = false;
-  double significance = 0.05;
+  double significance = 0.01;
 };
 
 int history_command(const HistoryArguments& args) {
   ChangePointOptions options;
   options.significance = args.significance;
-  const HistoryReport report = analyse_history(load_results_files(json_files_in(args.directory)), options);
+  // The directory may also hold baselines or check reports; only results documents make a history.
+  std::vector<SourcedResults> runs;
+  for (const std::string& file : json_files_in(args.directory)) {
+    const nlohmann::json document = read_json_file(file);
+    if (!document.is_object() || document.value("schema", "") != kResultsSchema) {
+      std::cerr << "gpubench: history: skipping " << file << ": not a results document\n";
+      continue;
+    }
+    runs.push_back({file, results_from_json(document, file)});
+  }
+  const HistoryReport report = analyse_history(std::move(runs), options);
   bool any_worse = false;
   nlohmann::json changes = nlohmann::json::array();
   TextTable table;

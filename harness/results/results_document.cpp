@@ -88,6 +88,11 @@ Metric metric_from_json(const Reader& r, const json& j, const std::string& path)
   if (m.value < 0) throw InputError(r.source(), path + "value", "negative (" + std::to_string(m.value) + "); every gpubench figure is >= 0");
   m.statistics = summarize(m.samples);
   if (j.contains("peak")) m.peak = r.number(j, "peak", path);
+  // Nothing measures 50 % past the theoretical peak of its device: such a value is a corrupt file or a bug.
+  if (m.peak && *m.peak > 0 && m.better == Better::Higher && m.value > 1.5 * *m.peak) {
+    throw InputError(r.source(), path + "value", std::to_string(m.value) + " " + m.unit + " is more than 1.5 times the peak (" +
+                                                     std::to_string(*m.peak) + "): not a plausible measurement");
+  }
   if (j.contains("efficiency")) m.efficiency = r.number(j, "efficiency", path);
   if (j.contains("telemetry")) {
     const json& t = j.at("telemetry");

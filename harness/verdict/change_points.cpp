@@ -72,7 +72,7 @@ std::vector<ChangePoint> find_change_points(const std::vector<double>& series, c
       if (best_split(shuffled, options.min_segment).q >= chosen.q) ++as_extreme;
     }
     const double p_value = (as_extreme + 1.0) / (options.permutations + 1.0);
-    if (p_value > options.significance) break;
+    if (p_value >= options.significance) break;
     const std::size_t cut = chosen_start + chosen.tau;
     cuts.insert(std::upper_bound(cuts.begin(), cuts.end(), cut), cut);
     p_values[cut] = p_value;

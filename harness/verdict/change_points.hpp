@@ -10,7 +10,8 @@
 namespace gpubench {
 
 struct ChangePointOptions {
-  double significance = 0.05;  // largest permutation p-value accepted
+  double significance = 0.01;  // a change is kept when its permutation p-value is below this; strict,
+                               // since every segment is tested again after each split
   int permutations = 199;
   std::size_t min_segment = 3;  // fewest points on each side of a change
   std::uint64_t seed = 20141;   // the permutation test is deterministic for a given series

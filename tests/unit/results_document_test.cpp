@@ -129,6 +129,10 @@ TEST(ResultsDocument, RejectsBadDocumentsNamingTheField) {
   d = good;
   d["run"].erase("host");
   expect_rejected(d, "run.host");
+  d = good;
+  d["metrics"][0]["value"] = 1e6;  // absurd: 200 times the peak
+  d["metrics"][0]["samples"] = {1e6};
+  expect_rejected(d, "metrics[0].value");
 }
 
 TEST(ResultsDocument, TruncatedFileIsRejectedWithItsName) {

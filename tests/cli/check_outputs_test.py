@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""End-to-end tests of gpubench check/compare/baseline/history on recorded files: exit codes, and every
+output format parsed back (JSON, JUnit XML, Markdown table, Prometheus text format). Standard library only.
+
+usage: check_outputs_test.py GPUBENCH_BINARY TEST_DATA_DIR
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+import xml.etree.ElementTree as ET
+
+GPUBENCH = sys.argv[1] if len(sys.argv) > 1 else "build/gpubench"
+DATA = sys.argv[2] if len(sys.argv) > 2 else "tests/data"
+CHECK = os.path.join(DATA, "check")
+
+
+def run(*args):
+    return subprocess.run([GPUBENCH, *args], capture_output=True, text=True, timeout=120)
+
+
+class CheckOutputs(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="gpubench-check-test-")
+        cls.junit = os.path.join(cls.tmp, "check.xml")
+        cls.markdown = os.path.join(cls.tmp, "check.md")
+        cls.prom = os.path.join(cls.tmp, "check.prom")
+        cls.result = run("check", os.path.join(CHECK, "mixed.json"), "--baseline", os.path.join(CHECK, "baseline.json"),
+                         "--json", "--junit", cls.junit, "--markdown", cls.markdown, "--prometheus", cls.prom)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def test_exit_code_is_one_on_regression_and_failure(self):
+        self.assertEqual(self.result.returncode, 1, self.result.stderr)
+
+    def test_json_has_every_verdict(self):
+        report = json.loads(self.result.stdout)
+        self.assertEqual(report["verdict"], "fail")
+        kinds = {m["verdict"] for m in report["metrics"]}
+        self.assertEqual(kinds, {"pass", "regression", "improvement", "noisy", "missing", "failed", "new"})
+        self.assertEqual(report["counts"]["regression"], 1)
+
+    def test_junit_is_well_formed_with_one_case_per_metric(self):
+        root = ET.parse(self.junit).getroot()
+        self.assertEqual(root.tag, "testsuites")
+        cases = root.findall("./testsuite/testcase")
+        self.assertEqual(len(cases), 8)
+        failures = [c for c in cases if c.find("failure") is not None]
+        skipped = [c for c in cases if c.find("skipped") is not None]
+        self.assertEqual(len(failures), 2)  # the regression and the failed benchmark
+        self.assertEqual(len(skipped), 2)   # noisy and missing
+        suite = root.find("testsuite")
+        self.assertEqual(suite.get("failures"), "2")
+        self.assertEqual(suite.get("tests"), "8")
+
+    def test_markdown_table_shape(self):
+        lines = open(self.markdown).read().splitlines()
+        self.assertTrue(lines[0].startswith("### gpubench check: FAIL"))
+        table = [l for l in lines if l.startswith("|")]
+        columns = table[0].count("|")
+        self.assertGreater(columns, 5)
+        self.assertTrue(re.fullmatch(r"\|( -+:? \|| ---: \|)+", table[1]), table[1])
+        for row in table:
+            self.assertEqual(row.replace("\\|", "").count("|"), columns, row)
+        self.assertEqual(len(table), 2 + 8)
+
+    def test_prometheus_lines_are_valid(self):
+        sample = re.compile(r'^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\.)*",?)*\})? '
+                            r'[-+]?([0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?|NaN|[+-]?Inf)$')
+        comment = re.compile(r"^# (HELP|TYPE) [a-zA-Z_:][a-zA-Z0-9_:]* .+$")
+        types = {}
+        samples = 0
+        for line in open(self.prom).read().splitlines():
+            if line.startswith("#"):
+                self.assertRegex(line, comment)
+                if line.startswith("# TYPE"):
+                    _, _, name, kind = line.split(" ")
+                    self.assertNotIn(name, types, "a metric family is declared once")
+                    types[name] = kind
+            else:
+                self.assertRegex(line, sample)
+                self.assertIn(line.split("{")[0].split(" ")[0], types, "every sample has a TYPE line first")
+                samples += 1
+        self.assertIn('gpubench_check_passed{host="vm"} 0', open(self.prom).read())
+        self.assertGreater(samples, 8)
+
+    def test_console_table_worst_first_and_no_colour_in_a_pipe(self):
+        result = run("check", os.path.join(CHECK, "mixed.json"), "--baseline", os.path.join(CHECK, "baseline.json"))
+        self.assertEqual(result.returncode, 1)
+        self.assertNotIn("\033[", result.stdout)
+        rows = [l.split()[0] for l in result.stdout.splitlines() if l.split() and l.split()[0] in
+                ("failed", "regression", "noisy", "missing", "improvement", "pass", "new")]
+        self.assertEqual(rows[:5], ["failed", "regression", "noisy", "missing", "improvement"])
+
+    def test_a_healthy_rerun_passes(self):
+        result = run("check", os.path.join(CHECK, "healthy_2.json"), "--baseline", CHECK)
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        self.assertIn("PASS", result.stdout)
+
+    def test_check_against_another_run(self):
+        result = run("check", os.path.join(CHECK, "mixed.json"), "--against", os.path.join(CHECK, "healthy_1.json"), "--json")
+        self.assertEqual(result.returncode, 1)
+        self.assertEqual(json.loads(result.stdout)["baseline"], os.path.join(CHECK, "healthy_1.json"))
+
+
+class BadInput(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="gpubench-bad-input-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def write(self, name, text):
+        path = os.path.join(self.tmp, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def assert_rejected(self, result, *words):
+        self.assertEqual(result.returncode, 2, result.stdout + result.stderr)
+        for word in words:
+            self.assertIn(word, result.stderr)
+
+    def test_bad_results_files(self):
+        good = json.load(open(os.path.join(CHECK, "healthy_1.json")))
+        baseline = os.path.join(CHECK, "baseline.json")
+        text = json.dumps(good)
+        path = self.write("truncated.json", text[: len(text) // 2])
+        self.assert_rejected(run("check", path, "--baseline", baseline), "truncated.json", "truncated")
+        wrong = dict(good, schema="gpubench.results/7")
+        path = self.write("schema.json", json.dumps(wrong))
+        self.assert_rejected(run("check", path, "--baseline", baseline), "schema.json", "'schema'")
+        nan = json.loads(text)
+        nan["metrics"][2]["value"] = None
+        path = self.write("nan.json", json.dumps(nan))
+        self.assert_rejected(run("check", path, "--baseline", baseline), "nan.json", "metrics[2].value")
+        negative = json.loads(text)
+        negative["metrics"][0]["value"] = -1
+        path = self.write("negative.json", json.dumps(negative))
+        self.assert_rejected(run("check", path, "--baseline", baseline), "metrics[0].value", "negative")
+        missing = json.loads(text)
+        del missing["metrics"][1]["unit"]
+        path = self.write("missing.json", json.dumps(missing))
+        self.assert_rejected(run("check", path, "--baseline", baseline), "metrics[1].unit")
+        absurd = json.loads(text)
+        absurd["metrics"][0]["value"] = 1e9
+        path = self.write("absurd.json", json.dumps(absurd))
+        self.assert_rejected(run("check", path, "--baseline", baseline), "metrics[0].value", "peak")
+
+    def test_bad_baseline_file(self):
+        good = json.load(open(os.path.join(CHECK, "baseline.json")))
+        bad = json.loads(json.dumps(good))
+        bad["metrics"]["memory/copy/1GiB/gpu0/bandwidth"]["expected"] = "fast"
+        path = self.write("bad-baseline.json", json.dumps(bad))
+        self.assert_rejected(run("check", os.path.join(CHECK, "healthy_1.json"), "--baseline", path),
+                             "bad-baseline.json", "metrics.memory/copy/1GiB/gpu0/bandwidth.expected")
+
+    def test_no_matching_baseline_is_named(self):
+        other = json.load(open(os.path.join(CHECK, "baseline.json")))
+        other["applies_to"]["gpu_count"] = 8
+        self.write("eight.json", json.dumps(other))
+        result = run("check", os.path.join(CHECK, "healthy_1.json"), "--baseline", self.tmp)
+        self.assert_rejected(result, "no baseline for 1 x NVIDIA H200 (single)", "eight.json: 8 x NVIDIA H200")
+
+
+class OtherCommands(unittest.TestCase):
+    def test_baseline_create_then_check(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            out = os.path.join(tmp, "b.json")
+            runs = [os.path.join(CHECK, f"healthy_{i}.json") for i in (1, 2, 3)]
+            result = run("baseline", "create", *runs, "-o", out, "--description", "test")
+            self.assertEqual(result.returncode, 0, result.stderr)
+            baseline = json.load(open(out))
+            self.assertEqual(baseline["schema"], "gpubench.baseline/1")
+            self.assertEqual(len(baseline["runs"]), 3)
+            self.assertEqual(baseline["metrics"]["memory/triad/1GiB/gpu0/bandwidth"]["runs"], 3)
+        finally:
+            shutil.rmtree(tmp)
+
+    def test_compare(self):
+        result = run("compare", os.path.join(CHECK, "healthy_1.json"), os.path.join(CHECK, "mixed.json"), "--json")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        comparison = json.loads(result.stdout)
+        self.assertEqual(len(comparison["runs"]), 2)
+        self.assertEqual(len(comparison["rows"]), 5)
+        self.assertEqual(run("compare", os.path.join(CHECK, "mixed.json")).returncode, 2)
+
+    def test_fleet(self):
+        files = [os.path.join(CHECK, f"healthy_{i}.json") for i in (1, 2, 3)] + [os.path.join(CHECK, "mixed.json")]
+        result = run("check", "--fleet", *files, "--json")
+        report = json.loads(result.stdout)
+        self.assertEqual(report["nodes"], 4)
+        self.assertEqual(result.returncode, 1 if report["outliers"] else 0)
+        self.assertIn("memory/write/1GiB/gpu0/bandwidth", {o["metric"] for o in report["outliers"]})
+
+    def test_history_of_a_directory(self):
+        result = run("history", CHECK, "--json")
+        self.assertIn(result.returncode, (0, 1), result.stderr)
+        self.assertEqual(json.loads(result.stdout)["runs"], 4)
+
+
+if __name__ == "__main__":
+    unittest.main(argv=[sys.argv[0], "-v"])

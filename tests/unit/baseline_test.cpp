@@ -1,0 +1,91 @@
+// Baselines: robust statistics from several runs, the choice by machine kind, and bad files rejected.
+#include <gtest/gtest.h>
+
+#include "harness/baseline/baseline_builder.hpp"
+#include "harness/baseline/machine_kind.hpp"
+#include "harness/results/input_error.hpp"
+#include "harness/results/results_io.hpp"
+
+namespace gpubench {
+namespace {
+
+const std::string kCheck = std::string(GPUBENCH_TEST_DATA) + "/check";
+
+TEST(Baseline, MedianAndSpreadOverRuns) {
+  std::vector<SourcedResults> runs;
+  for (const char* f : {"/healthy_1.json", "/healthy_2.json", "/healthy_3.json"}) runs.push_back({f, read_results_file(kCheck + f)});
+  const Baseline b = build_baseline(runs, "test", "2026-11-29T00:00:00Z", "0.1.0");
+  EXPECT_EQ(b.kind.gpu_model, "NVIDIA H200");
+  EXPECT_EQ(b.kind.gpu_count, 1);
+  EXPECT_EQ(b.kind.topology, "single");
+  EXPECT_EQ(b.runs.size(), 3u);
+  const BaselineMetric& triad = b.metrics.at("memory/triad/1GiB/gpu0/bandwidth");
+  EXPECT_EQ(triad.runs, 3);
+  EXPECT_NEAR(triad.expected, runs[0].results.metrics[5].value, 1e-9) << "the median run is the unscaled one";
+  EXPECT_GT(triad.spread, 0);
+  EXPECT_DOUBLE_EQ(triad.tolerance, 0.03);
+  EXPECT_EQ(triad.better, Better::Higher);
+}
+
+TEST(Baseline, RefusesRunsOfDifferentMachineKinds) {
+  ResultsDocument one = read_results_file(kCheck + "/healthy_1.json");
+  ResultsDocument two = one;
+  two.environment["gpus"].push_back(two.environment["gpus"][0]);
+  try {
+    build_baseline({{"a.json", one}, {"b.json", two}}, "", "", "");
+    FAIL() << "accepted a 1-GPU and a 2-GPU run in one baseline";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("b.json"), std::string::npos);
+    EXPECT_NE(std::string(error.what()).find("a.json"), std::string::npos);
+  }
+}
+
+TEST(Baseline, RoundTripsAndIsChosenByKind) {
+  const Baseline b = read_baseline_file(kCheck + "/baseline.json");
+  const Baseline back = baseline_from_json(to_json(b), "x");
+  EXPECT_EQ(back.metrics.size(), b.metrics.size());
+  EXPECT_EQ(back.kind, b.kind);
+  const BaselineChoice found = choose_baseline(b.kind, kCheck + "/baseline.json");
+  EXPECT_FALSE(found.path.empty());
+  MachineKind other = b.kind;
+  other.gpu_count = 8;
+  EXPECT_TRUE(choose_baseline(other, kCheck + "/baseline.json").path.empty());
+  EXPECT_EQ(baseline_file_name({"NVIDIA H200", 2, "NV18"}), "nvidia-h200-x2-nv18.json");
+  EXPECT_EQ(baseline_file_name({"NVIDIA H200", 1, "single"}), "nvidia-h200-x1.json");
+}
+
+void expect_rejected(nlohmann::json j, const std::string& field) {
+  try {
+    baseline_from_json(j, "bad-baseline.json");
+    FAIL() << "accepted a bad " << field;
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("bad-baseline.json"), std::string::npos);
+    EXPECT_NE(std::string(error.what()).find(field), std::string::npos) << error.what();
+  }
+}
+
+TEST(Baseline, BadFilesNameTheField) {
+  const nlohmann::json good = to_json(read_baseline_file(kCheck + "/baseline.json"));
+  const std::string triad = "metrics.memory/triad/1GiB/gpu0/bandwidth.";
+  nlohmann::json j = good;
+  j["schema"] = "gpubench.baseline/0";
+  expect_rejected(j, "schema");
+  j = good;
+  j["metrics"]["memory/triad/1GiB/gpu0/bandwidth"]["expected"] = nullptr;
+  expect_rejected(j, triad + "expected");
+  j = good;
+  j["metrics"]["memory/triad/1GiB/gpu0/bandwidth"]["spread"] = -1;
+  expect_rejected(j, triad + "spread");
+  j = good;
+  j["metrics"]["memory/triad/1GiB/gpu0/bandwidth"]["tolerance"] = 5;
+  expect_rejected(j, triad + "tolerance");
+  j = good;
+  j["metrics"]["memory/triad/1GiB/gpu0/bandwidth"].erase("unit");
+  expect_rejected(j, triad + "unit");
+  j = good;
+  j.erase("applies_to");
+  expect_rejected(j, "applies_to");
+}
+
+}  // namespace
+}  // namespace gpubench

@@ -1,0 +1,89 @@
+// The verdict rule on single metrics, and every verdict kind on files derived from a recorded H200 run.
+#include "harness/verdict/metric_verdict.hpp"
+
+#include <gtest/gtest.h>
+
+#include "harness/results/results_io.hpp"
+
+namespace gpubench {
+namespace {
+
+const std::string kCheck = std::string(GPUBENCH_TEST_DATA) + "/check";
+
+Metric measured(std::vector<double> samples, Better better = Better::Higher) {
+  Metric m;
+  m.id = "x/y/gpu0/bandwidth";
+  m.unit = "GB/s";
+  m.better = better;
+  m.samples = std::move(samples);
+  m.statistics = summarize(m.samples);
+  m.value = m.statistics.median;
+  return m;
+}
+
+BaselineMetric expected(double value, double spread, Better better = Better::Higher) {
+  BaselineMetric b;
+  b.expected = value;
+  b.spread = spread;
+  b.runs = 5;
+  b.better = better;
+  b.unit = "GB/s";
+  b.tolerance = 0.03;
+  return b;
+}
+
+TEST(Verdict, WithinToleranceIsAPassEvenWhenSignificant) {
+  EXPECT_EQ(judge_metric(measured({98, 98, 98}), "m", expected(100, 0.1)).kind, VerdictKind::Pass);
+}
+
+TEST(Verdict, PastToleranceAndNoiseIsARegressionOrImprovementByDirection) {
+  EXPECT_EQ(judge_metric(measured({90, 90.1, 89.9}), "m", expected(100, 0.5)).kind, VerdictKind::Regression);
+  EXPECT_EQ(judge_metric(measured({110, 110.1, 109.9}), "m", expected(100, 0.5)).kind, VerdictKind::Improvement);
+  // For a latency, lower is better: the same numbers flip.
+  EXPECT_EQ(judge_metric(measured({90, 90.1, 89.9}, Better::Lower), "m", expected(100, 0.5, Better::Lower)).kind,
+            VerdictKind::Improvement);
+  EXPECT_EQ(judge_metric(measured({110, 110.1, 109.9}, Better::Lower), "m", expected(100, 0.5, Better::Lower)).kind,
+            VerdictKind::Regression);
+}
+
+TEST(Verdict, PastToleranceButWithinNoiseIsNoisy) {
+  // A noisy run: 10 % spread within the run.
+  EXPECT_EQ(judge_metric(measured({80, 94, 108}), "m", expected(100, 0.5)).kind, VerdictKind::Noisy);
+  // A noisy baseline: it varies by 4 units run to run, so 5 % is within 3 sigma.
+  EXPECT_EQ(judge_metric(measured({95, 95, 95}), "m", expected(100, 4)).kind, VerdictKind::Noisy);
+}
+
+TEST(Verdict, ThrottlingIsMentioned) {
+  Metric m = measured({90, 90, 90});
+  m.throttled = true;
+  EXPECT_NE(judge_metric(m, "m", expected(100, 0.5)).reason.find("throttled"), std::string::npos);
+}
+
+TEST(Verdict, EveryKindAppearsOnTheDerivedH200Files) {
+  const Baseline baseline = read_baseline_file(kCheck + "/baseline.json");
+  const ResultsDocument run = read_results_file(kCheck + "/mixed.json");
+  const CheckReport report = check_against_baseline(run, "mixed.json", baseline, "baseline.json");
+  std::map<std::string, VerdictKind> by_id;
+  for (const MetricVerdict& v : report.verdicts) by_id[v.id] = v.kind;
+  EXPECT_EQ(by_id.at("memory/read/1GiB/gpu0/bandwidth"), VerdictKind::Pass);
+  EXPECT_EQ(by_id.at("memory/write/1GiB/gpu0/bandwidth"), VerdictKind::Regression);
+  EXPECT_EQ(by_id.at("memory/copy/1GiB/gpu0/bandwidth"), VerdictKind::Improvement);
+  EXPECT_EQ(by_id.at("memory/scale/1GiB/gpu0/bandwidth"), VerdictKind::Noisy);
+  EXPECT_EQ(by_id.at("memory/add/1GiB/gpu0/bandwidth"), VerdictKind::Missing);
+  EXPECT_EQ(by_id.at("memory/triad/1GiB/gpu0/bandwidth"), VerdictKind::Failed);
+  EXPECT_EQ(by_id.at("memory/read/4GiB/gpu0/bandwidth"), VerdictKind::New);
+  EXPECT_FALSE(report.passed());
+  EXPECT_EQ(report.verdicts.front().kind, VerdictKind::Failed) << "worst first";
+}
+
+TEST(Verdict, AHealthyRerunPasses) {
+  const Baseline baseline = read_baseline_file(kCheck + "/baseline.json");
+  for (const char* file : {"/healthy_1.json", "/healthy_2.json", "/healthy_3.json"}) {
+    const CheckReport report = check_against_baseline(read_results_file(kCheck + file), file, baseline, "baseline.json");
+    EXPECT_TRUE(report.passed()) << file;
+    EXPECT_EQ(report.count(VerdictKind::Pass), 7) << file;
+  }
+}
+
+}  // namespace
+}  // namespace gpubench

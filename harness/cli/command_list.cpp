@@ -17,10 +17,14 @@ struct ListArguments {
 };
 
 int list_command(const ListArguments& args) {
-  const std::vector<std::string> names = list_micro_benchmarks(default_micro_path(), {});
   nlohmann::json out = nlohmann::json::array();
   for (const FamilySpec& family : benchmark_families()) {
-    const std::vector<std::string> benchmarks = select_benchmarks(names, family.name, args.filter);
+    std::vector<std::string> benchmarks;
+    for (const FamilyVariant& variant : family.variants) {
+      for (std::string& name : select_benchmarks(list_micro_benchmarks(default_micro_path(), variant.environment), family.name, args.filter)) {
+        benchmarks.push_back(std::move(name));
+      }
+    }
     const std::vector<std::string> suites = family.in_quick ? std::vector<std::string>{"quick", "full"} : std::vector<std::string>{"full"};
     if (args.json) {
       out.push_back({{"family", family.name}, {"description", family.description}, {"suites", suites},

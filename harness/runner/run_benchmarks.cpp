@@ -25,8 +25,9 @@ std::string last_lines(const std::string& path, std::size_t max_chars) {
   return text;
 }
 
-void record_family_failure(ResultsDocument& document, const FamilySpec& family, const std::string& reason) {
-  document.failures.push_back({family.name, family.name, reason, advice_for_failure(reason)});
+void record_family_failure(ResultsDocument& document, const std::string& label, const std::string& family,
+                           const std::string& reason) {
+  document.failures.push_back({label, family, reason, advice_for_failure(reason)});
 }
 
 }  // namespace
@@ -42,25 +43,32 @@ void run_benchmarks(const RunOptions& options, const std::vector<TelemetrySample
   // NVLink multicast (NVLS) can take a shared host's GPUs out of service; keep it off unless the operator chose.
   if (std::getenv("NCCL_NVLS_ENABLE") == nullptr) child_env["NCCL_NVLS_ENABLE"] = "0";
 
-  const std::vector<std::string> all_names = list_micro_benchmarks(options.micro_path, child_env);
   struct Planned {
     FamilySpec spec;
+    FamilyVariant variant;
     std::vector<std::string> benchmarks;
   };
   std::vector<Planned> plan;
   for (const FamilySpec& family : families_in_suite(options.suite)) {
-    std::vector<std::string> selected = select_benchmarks(all_names, family.name, options.filter);
-    if (!selected.empty()) plan.push_back({family, std::move(selected)});
+    for (const FamilyVariant& variant : family.variants) {
+      // Listed with the variant's environment: a variant may name its benchmarks after it (NCCL_ALGO ...).
+      std::map<std::string, std::string> env = child_env;
+      for (const auto& [name, value] : variant.environment) env[name] = value;
+      std::vector<std::string> selected = select_benchmarks(list_micro_benchmarks(options.micro_path, env), family.name, options.filter);
+      if (!selected.empty()) plan.push_back({family, variant, std::move(selected)});
+    }
   }
 
   for (std::size_t k = 0; k < plan.size(); ++k) {
     const FamilySpec& family = plan[k].spec;
+    const FamilyVariant& variant = plan[k].variant;
+    const std::string label = variant.name.empty() ? family.name : family.name + "." + variant.name;
     if (stop) break;
-    if (observer.family_started) observer.family_started(k + 1, plan.size(), family.name, plan[k].benchmarks.size());
+    if (observer.family_started) observer.family_started(k + 1, plan.size(), label, plan[k].benchmarks.size());
     const int repetitions = options.repetitions > 0 ? options.repetitions
                             : options.suite == "quick" ? family.quick_repetitions
                                                        : family.full_repetitions;
-    const std::string base = options.log_dir + "/" + family.name;
+    const std::string base = options.log_dir + "/" + label;
     ChildCommand command;
     command.argv = {options.micro_path,
                     "--benchmark_filter=" + exact_filter(plan[k].benchmarks),
@@ -69,6 +77,7 @@ void run_benchmarks(const RunOptions& options, const std::vector<TelemetrySample
                     "--benchmark_out_format=json",
                     "--benchmark_format=console"};
     command.environment = child_env;
+    for (const auto& [name, value] : variant.environment) command.environment[name] = value;
     command.stdout_path = base + ".stdout.log";
     command.stderr_path = base + ".stderr.log";
     command.timeout = options.timeout.count() > 0 ? options.timeout : family.timeout;
@@ -77,7 +86,7 @@ void run_benchmarks(const RunOptions& options, const std::vector<TelemetrySample
     TelemetrySampler sampler(nvml, telemetry_targets, std::chrono::milliseconds(250));
     sampler.start();
     const ChildOutcome outcome = run_child(command, &stop, observer.family_tick);
-    FamilyRun run{family.name, "ok", outcome.seconds, outcome.exit_code, sampler.stop()};
+    FamilyRun run{label, "ok", outcome.seconds, outcome.exit_code, sampler.stop()};
 
     // Whatever finished is kept, also from a family that timed out or crashed part-way.
     try {
@@ -89,26 +98,26 @@ void run_benchmarks(const RunOptions& options, const std::vector<TelemetrySample
         for (Skip& s : imported.skipped) document.skipped.push_back(std::move(s));
       }
     } catch (const InputError& error) {
-      record_family_failure(document, family, std::string("unreadable benchmark output: ") + error.what());
+      record_family_failure(document, label, family.name, std::string("unreadable benchmark output: ") + error.what());
       run.status = "failed";
     }
     if (!outcome.launch_error.empty()) {
       run.status = "failed";
-      record_family_failure(document, family, outcome.launch_error);
+      record_family_failure(document, label, family.name, outcome.launch_error);
     } else if (outcome.stopped) {
       run.status = "interrupted";
       document.run.interrupted = true;
     } else if (outcome.timed_out) {
       run.status = "timeout";
-      record_family_failure(document, family, "timed out after " + std::to_string(command.timeout.count()) +
+      record_family_failure(document, label, family.name, "timed out after " + std::to_string(command.timeout.count()) +
                                                   " s; benchmarks finished before it are kept (log: " + base + ".stderr.log)");
     } else if (outcome.signal != 0) {
       run.status = "crashed";
-      record_family_failure(document, family, std::string("gpubench-micro ended by signal ") + strsignal(outcome.signal) +
+      record_family_failure(document, label, family.name, std::string("gpubench-micro ended by signal ") + strsignal(outcome.signal) +
                                                   ": " + last_lines(base + ".stderr.log", 400) + " (log: " + base + ".stderr.log)");
     } else if (outcome.exit_code != 0) {
       run.status = "failed";
-      record_family_failure(document, family, "gpubench-micro exited with " + std::to_string(outcome.exit_code) + ": " +
+      record_family_failure(document, label, family.name, "gpubench-micro exited with " + std::to_string(outcome.exit_code) + ": " +
                                                   last_lines(base + ".stderr.log", 400));
     }
     document.families.push_back(run);

@@ -2,10 +2,18 @@
 // The benchmark families and the suites that run them. A family is one child process of gpubench-micro,
 // selected by a name prefix; a suite is a list of families with their repetition counts and time limits.
 #include <chrono>
+#include <map>
 #include <string>
 #include <vector>
 
 namespace gpubench {
+
+// One child process of a family, with environment variables of its own: the NCCL family runs once per
+// algorithm and protocol with NCCL_ALGO / NCCL_PROTO set, since NCCL reads them once per process.
+struct FamilyVariant {
+  std::string name;  // "" for a family with one variant; used in log file names
+  std::map<std::string, std::string> environment;
+};
 
 struct FamilySpec {
   std::string name;         // also the prefix of its benchmark names: "memory" -> "memory/..."
@@ -13,7 +21,8 @@ struct FamilySpec {
   bool in_quick = true;     // the full suite runs every family
   int quick_repetitions = 3;
   int full_repetitions = 5;
-  std::chrono::seconds timeout{300};
+  std::chrono::seconds timeout{300};  // per variant
+  std::vector<FamilyVariant> variants = {FamilyVariant{}};
 };
 
 const std::vector<FamilySpec>& benchmark_families();

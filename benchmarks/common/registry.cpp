@@ -29,8 +29,9 @@ void register_per_device(const BenchmarkContext& context, const std::string& nam
   }
 }
 
-void register_all_devices(const BenchmarkContext& context, const std::string& name, MultiDeviceBenchmark body) {
-  const std::string full_name = name + "/all_gpus";
+void register_all_devices(const BenchmarkContext& context, const std::string& name, MultiDeviceBenchmark body,
+                          const std::string& suffix) {
+  const std::string full_name = name + suffix;
   benchmark::RegisterBenchmark(full_name.c_str(),
                                [&context, body](benchmark::State& state) {
                                  if (!context.no_gpu_reason.empty()) {
@@ -46,6 +47,41 @@ void register_all_devices(const BenchmarkContext& context, const std::string& na
       ->UseManualTime()
       ->Unit(benchmark::kMicrosecond)
       ->MinTime(min_time_seconds(context.suite));
+}
+
+void register_per_pair(const BenchmarkContext& context, const std::string& name, PairBenchmark body) {
+  std::vector<std::pair<BenchmarkDevice, BenchmarkDevice>> pairs;
+  for (const BenchmarkDevice& from : context.devices) {
+    for (const BenchmarkDevice& to : context.devices) {
+      if (from.index != to.index) pairs.emplace_back(from, to);
+    }
+  }
+  const bool too_few = pairs.empty();
+  if (too_few) pairs.emplace_back(BenchmarkDevice{0, nullptr}, BenchmarkDevice{1, nullptr});
+  for (const auto& [from, to] : pairs) {
+    const std::string full_name = name + "/gpu" + std::to_string(from.index) + "-gpu" + std::to_string(to.index);
+    const std::string selected = std::to_string(context.devices.size());
+    benchmark::RegisterBenchmark(full_name.c_str(),
+                                 [&context, from = from, to = to, body, too_few, selected](benchmark::State& state) {
+                                   if (!context.no_gpu_reason.empty()) {
+                                     skip_benchmark(state, context.no_gpu_reason);
+                                     return;
+                                   }
+                                   if (too_few) {
+                                     skip_benchmark(state, "needs two GPUs; " + selected + " selected");
+                                     return;
+                                   }
+                                   try {
+                                     GPUBENCH_CUDA_CHECK(cudaSetDevice(from.index));
+                                     body(state, from, to);
+                                   } catch (const std::exception& error) {
+                                     fail_benchmark(state, error.what());
+                                   }
+                                 })
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond)
+        ->MinTime(min_time_seconds(context.suite));
+  }
 }
 
 }  // namespace gpubench

@@ -17,9 +17,17 @@ using MultiDeviceBenchmark = std::function<void(benchmark::State&, const std::ve
 // no GPU, so the list of names is the same on every machine.
 void register_per_device(const BenchmarkContext& context, const std::string& name, DeviceBenchmark body);
 
-// Registers `body` once for all selected GPUs together, named "family/variant/params/all_gpus"; its figure
-// belongs to no single GPU (FigureLabel::device left empty).
-void register_all_devices(const BenchmarkContext& context, const std::string& name, MultiDeviceBenchmark body);
+// Registers `body` once for all selected GPUs together, named name + suffix ("/all_gpus" unless a family's
+// ids say otherwise, as NCCL's do); its figure belongs to no single GPU (FigureLabel::device left empty).
+void register_all_devices(const BenchmarkContext& context, const std::string& name, MultiDeviceBenchmark body,
+                          const std::string& suffix = "/all_gpus");
+
+using PairBenchmark = std::function<void(benchmark::State&, const BenchmarkDevice& from, const BenchmarkDevice& to)>;
+
+// Registers `body` once per ordered pair of distinct selected GPUs, named "family/variant/params/gpuA-gpuB"
+// (data moves from A to B). With fewer than two GPUs it registers one "gpu0-gpu1" benchmark that skips
+// with the reason, so the list of names does not depend on the machine.
+void register_per_pair(const BenchmarkContext& context, const std::string& name, PairBenchmark body);
 
 // Minimum timed seconds per repetition: short for the quick suite.
 double min_time_seconds(Suite suite);

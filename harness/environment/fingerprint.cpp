@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "harness/environment/nvml_library.hpp"
+#include "harness/environment/topology.hpp"
 
 extern char** environ;
 
@@ -71,14 +72,6 @@ json versions(const NvmlLibrary* nvml) {
     if (nvml->nvmlSystemGetNVMLVersion_ && nvml->nvmlSystemGetNVMLVersion_(text, sizeof text) == NVML_SUCCESS) out["nvml"] = text;
   }
   return out;
-}
-
-// Lower-case the PCI bus id and drop the 8-digit domain prefix NVML uses, so CUDA's and NVML's forms match.
-std::string normalise_bus_id(std::string id) {
-  for (char& c : id) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  const std::size_t colon = id.find(':');
-  if (colon != std::string::npos && id.find(':', colon + 1) != std::string::npos) id = id.substr(colon + 1);
-  return id;
 }
 
 json nvml_gpu_state(const NvmlLibrary& nvml, nvmlDevice_t dev) {
@@ -158,44 +151,7 @@ json describe_gpu(int index, const NvmlLibrary* nvml, std::map<int, nvmlDevice_t
   return gpu;
 }
 
-// Active NVLinks from `from` whose far end is `to`'s PCI bus id (direct links, no NVSwitch).
-int direct_nvlinks(const NvmlLibrary& nvml, nvmlDevice_t from, const std::string& to_bus_id) {
-  if (!nvml.nvmlDeviceGetNvLinkState_ || !nvml.nvmlDeviceGetNvLinkRemotePciInfo_) return 0;
-  int links = 0;
-  for (unsigned int link = 0; link < NVML_NVLINK_MAX_LINKS; ++link) {
-    nvmlEnableState_t active{};
-    if (nvml.nvmlDeviceGetNvLinkState_(from, link, &active) != NVML_SUCCESS || active != NVML_FEATURE_ENABLED) continue;
-    nvmlPciInfo_t remote{};
-    if (nvml.nvmlDeviceGetNvLinkRemotePciInfo_(from, link, &remote) != NVML_SUCCESS) continue;
-    if (normalise_bus_id(remote.busId) == to_bus_id) ++links;
-  }
-  return links;
-}
-
-int active_nvlinks(const NvmlLibrary& nvml, nvmlDevice_t dev) {
-  if (!nvml.nvmlDeviceGetNvLinkState_) return 0;
-  int links = 0;
-  for (unsigned int link = 0; link < NVML_NVLINK_MAX_LINKS; ++link) {
-    nvmlEnableState_t active{};
-    if (nvml.nvmlDeviceGetNvLinkState_(dev, link, &active) == NVML_SUCCESS && active == NVML_FEATURE_ENABLED) ++links;
-  }
-  return links;
-}
-
-// nvidia-smi topo -m names: PIX, PXB, PHB, NODE, SYS.
-const char* pcie_path_name(nvmlGpuTopologyLevel_t level) {
-  switch (level) {
-    case NVML_TOPOLOGY_INTERNAL: return "SELF";
-    case NVML_TOPOLOGY_SINGLE: return "PIX";
-    case NVML_TOPOLOGY_MULTIPLE: return "PXB";
-    case NVML_TOPOLOGY_HOSTBRIDGE: return "PHB";
-    case NVML_TOPOLOGY_NODE: return "NODE";
-    case NVML_TOPOLOGY_SYSTEM: return "SYS";
-  }
-  return "unknown";
-}
-
-json describe_topology(const std::vector<int>& devices, const json& gpus, const NvmlLibrary* nvml,
+json describe_topology(const std::vector<int>& devices, const NvmlLibrary* nvml,
                        const std::map<int, nvmlDevice_t>& handles) {
   json matrix = json::array();
   json links = json::array();
@@ -210,27 +166,10 @@ json describe_topology(const std::vector<int>& devices, const json& gpus, const 
       const auto a = handles.find(devices[i]);
       const auto b = handles.find(devices[j]);
       if (nvml != nullptr && a != handles.end() && b != handles.end()) {
-        int nvlinks = direct_nvlinks(*nvml, a->second, normalise_bus_id(gpus[j].value("pci_bus_id", "")));
-        bool via_switch = false;
-        if (nvlinks == 0) {
-          // Behind NVSwitches every link ends at a switch; both GPUs having active links means they talk over NVLink.
-          const int from_a = active_nvlinks(*nvml, a->second);
-          const int from_b = active_nvlinks(*nvml, b->second);
-          if (from_a > 0 && from_b > 0) {
-            nvlinks = std::min(from_a, from_b);
-            via_switch = true;
-          }
-        }
-        if (nvlinks > 0) {
-          link["kind"] = "NV" + std::to_string(nvlinks);
-          link["nvlinks"] = nvlinks;
-          if (via_switch) link["via"] = "nvswitch";
-        } else if (nvml->nvmlDeviceGetTopologyCommonAncestor_) {
-          nvmlGpuTopologyLevel_t level{};
-          if (nvml->nvmlDeviceGetTopologyCommonAncestor_(a->second, b->second, &level) == NVML_SUCCESS) {
-            link["kind"] = pcie_path_name(level);
-          }
-        }
+        const LinkDescription described = describe_link(*nvml, a->second, b->second);
+        link["kind"] = described.kind;
+        if (described.nvlinks > 0) link["nvlinks"] = described.nvlinks;
+        if (described.via_nvswitch) link["via"] = "nvswitch";
       }
       int rank = 0;
       if (cudaDeviceGetP2PAttribute(&rank, cudaDevP2PAttrPerformanceRank, devices[i], devices[j]) == cudaSuccess) {
@@ -296,7 +235,7 @@ json collect_environment(const NvmlLibrary* nvml, const std::string& nvml_error,
   std::map<int, nvmlDevice_t> handles;
   if (cuda.error.empty()) {
     for (int index : selected) gpus.push_back(describe_gpu(index, nvml, handles));
-    env["topology"] = describe_topology(selected, gpus, nvml, handles);
+    env["topology"] = describe_topology(selected, nvml, handles);
   }
   env["gpus"] = gpus;
   env["variables"] = result_changing_variables();

@@ -36,7 +36,8 @@ cuda_major="$(nvcc --version | sed -n 's/.*release \([0-9]*\)\..*/\1/p')"
 say "CUDA ${cuda_major} at ${cuda_root}"
 
 # --- Debian packages: each is installed only when what it provides is not already there -------------------
-# (probing for the file rather than asking dpkg also accepts a library built from source into /usr/local)
+# (probing for the file rather than asking dpkg also accepts a library built from source into /usr/local,
+# and lets the script run on a machine without network access when everything is already there)
 have_header() {
   local dir
   for dir in /usr/include /usr/local/include "${cuda_root}/include"; do [ -e "${dir}/$1" ] && return 0; done
@@ -53,6 +54,8 @@ have_header benchmark/benchmark.h || missing+=(libbenchmark-dev)
 have_header gtest/gtest.h         || missing+=(libgtest-dev)
 have_header nlohmann/json.hpp     || missing+=(nlohmann-json3-dev)
 have_header CLI/CLI.hpp           || missing+=(libcli11-dev)
+# MPI builds gpubench-mpi, the one-process-per-GPU mode used across nodes (CMake skips it without MPI).
+command -v mpicxx  >/dev/null 2>&1 || missing+=(libopenmpi-dev)
 if [ "${#missing[@]}" -gt 0 ]; then
   command -v apt-get >/dev/null 2>&1 || die "missing ${missing[*]} and no apt-get to install them; install them by hand"
   sudo_cmd=""

@@ -1,0 +1,224 @@
+// Dense GEMM throughput through cuBLASLt: FP32 without Tensor Cores, TF32, FP16, BF16 and FP8 E4M3, on a square
+// sweep and on the shapes of transformer training, plus the Tensor Core speedup (TF32 over FP32). Inputs are
+// random and quantised to the precision; the fastest of cuBLASLt's heuristic candidates is timed
+// (tuned_gemm.hpp); every product is checked on a sample against an FP64 host reference (gemm_verify.hpp).
+#include <cstdint>
+#include <iomanip>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "benchmarks/common/cuda_check.hpp"
+#include "benchmarks/common/device_buffer.hpp"
+#include "benchmarks/common/event_timer.hpp"
+#include "benchmarks/common/families.hpp"
+#include "benchmarks/common/registry.hpp"
+#include "benchmarks/common/reporting.hpp"
+#include "benchmarks/gemm/cublaslt_gemm.hpp"
+#include "benchmarks/gemm/gemm_peaks.hpp"
+#include "benchmarks/gemm/gemm_problem.hpp"
+#include "benchmarks/gemm/tuned_gemm.hpp"
+
+namespace gpubench {
+namespace {
+
+constexpr std::uint64_t kSeed = 0x6A09E667F3BCC908ull;
+
+std::vector<GemmShape> square_shapes(Suite suite) {
+  const std::vector<std::int64_t> sizes =
+      suite == Suite::Quick ? std::vector<std::int64_t>{4096, 8192} : std::vector<std::int64_t>{1024, 2048, 4096, 8192, 16384};
+  std::vector<GemmShape> shapes;
+  for (std::int64_t size : sizes) shapes.push_back({size, size, size});
+  return shapes;
+}
+
+// The linear layers that dominate training a transformer, forward pass, for one batch of 8192 tokens:
+// M = tokens, N = output features, K = input features. Llama-2-7B (hidden 4096, MLP 11008) and
+// Llama-3-70B (hidden 8192, MLP 28672, grouped-query attention with 8 KV heads of 128). The attention
+// output projections are 8192x4096x4096 and 8192x8192x8192, already near or in the square sweep.
+// Full suite only: the quick suite keeps to the square 4096 and 8192.
+std::vector<GemmShape> transformer_shapes() {
+  return {
+      {8192, 12288, 4096},   // 7B: fused Q, K, V projection (3 x 4096)
+      {8192, 11008, 4096},   // 7B: MLP up (and gate) projection
+      {8192, 4096, 11008},   // 7B: MLP down projection
+      {8192, 10240, 8192},   // 70B: fused Q, K, V projection (8192 + 2 x 1024)
+      {8192, 28672, 8192},   // 70B: MLP up (and gate) projection
+      {8192, 8192, 28672},   // 70B: MLP down projection
+  };
+}
+
+struct DeviceArchitecture {
+  int major = 0;
+  int minor = 0;
+  int sm_count = 0;
+  int sm_clock_khz = 0;  // the maximum boost clock the device reports
+};
+
+DeviceArchitecture read_architecture(int device) {
+  DeviceArchitecture arch;
+  GPUBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&arch.major, cudaDevAttrComputeCapabilityMajor, device));
+  GPUBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&arch.minor, cudaDevAttrComputeCapabilityMinor, device));
+  GPUBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&arch.sm_count, cudaDevAttrMultiProcessorCount, device));
+  GPUBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&arch.sm_clock_khz, cudaDevAttrClockRate, device));
+  return arch;
+}
+
+std::optional<double> peak_for(const DeviceArchitecture& arch, GemmPrecision precision) {
+  return gemm_peak_tflops(arch.major, arch.minor, arch.sm_count, arch.sm_clock_khz, precision);
+}
+
+// Why this GPU cannot hold the operands (a skip), or nothing. Too little *free* memory is a failure instead:
+// something else is using the GPU.
+std::optional<std::string> memory_shortfall(std::size_t bytes) {
+  constexpr std::size_t kHeadroom = std::size_t{256} << 20;  // cuBLASLt's handle and the CUDA context
+  std::size_t free_bytes = 0;
+  std::size_t total_bytes = 0;
+  GPUBENCH_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const std::string needs = "needs " + std::to_string((bytes + kHeadroom) >> 20) + " MiB of device memory, ";
+  if (total_bytes < bytes + kHeadroom) return needs + "the GPU has " + std::to_string(total_bytes >> 20) + " MiB";
+  if (free_bytes < bytes + kHeadroom) {
+    throw std::runtime_error(needs + std::to_string(free_bytes >> 20) + " MiB free; stop other processes on this GPU");
+  }
+  return std::nullopt;
+}
+
+std::size_t device_bytes(GemmPrecision precision, const GemmShape& shape) {
+  return operand_bytes(precision, shape) + kCublasLtWorkspaceBytes;
+}
+
+std::string three_digits(double value) {
+  std::ostringstream out;
+  out << std::setprecision(3) << value;
+  return out.str();
+}
+
+void add_check_params(std::map<std::string, std::string>& params, const GemmCheck& check, const std::string& prefix) {
+  params[prefix + "verified_elements"] = std::to_string(check.checked);
+  params[prefix + "verify_worst_error"] = three_digits(check.worst_error);
+  params[prefix + "verify_tolerance"] = three_digits(check.tolerance);
+}
+
+void run_gemm(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& device,
+              GemmPrecision precision, const GemmShape& shape) {
+  const DeviceArchitecture arch = read_architecture(device.index);
+  if (const auto reason = unsupported_reason(arch.major, arch.minor, precision)) {
+    skip_benchmark(state, *reason);
+    return;
+  }
+  if (const auto reason = memory_shortfall(device_bytes(precision, shape))) {
+    skip_benchmark(state, *reason);
+    return;
+  }
+  CudaStream stream;
+  const LtHandle handle = create_lt_handle();
+  const TunedGemm gemm(handle.get(), precision, shape, kSeed, stream.get());
+  EventTimer timer;
+  double timed_seconds = 0;
+  std::int64_t launches = 0;
+  for (auto _ : state) {
+    const double seconds = gemm.time_batch(timer, stream.get());
+    state.SetIterationTime(seconds);
+    timed_seconds += seconds;
+    launches += gemm.launches_per_batch();
+  }
+  report_clocks(state, context, device);
+
+  const GemmCheck check = gemm.verify(stream.get());
+  if (check.wrong > 0) {
+    fail_benchmark(state, "verification failed: " + std::string(precision_name(precision)) + " " + shape_name(shape) +
+                              ": " + check.summary());
+    return;
+  }
+  FigureLabel label{"tflops", "TFLOP/s", Better::Higher, device.index, gemm.params()};
+  add_check_params(label.params, check, "");
+  label.params["sm_clock_max_khz"] = std::to_string(arch.sm_clock_khz);
+  const double tflops = gemm_flops(shape) * static_cast<double>(launches) / timed_seconds / 1e12;
+  report_figure(state, tflops, peak_for(arch, precision), label);
+}
+
+// TF32 Tensor Cores against FP32 on the CUDA cores, same shape, both timed here, alternating batch by batch so
+// both see the same clocks and temperature.
+void run_tensor_core_speedup(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& device,
+                             const GemmShape& shape) {
+  const DeviceArchitecture arch = read_architecture(device.index);
+  if (const auto reason = unsupported_reason(arch.major, arch.minor, GemmPrecision::Tf32)) {
+    skip_benchmark(state, *reason);
+    return;
+  }
+  const std::size_t bytes = device_bytes(GemmPrecision::Fp32, shape) + device_bytes(GemmPrecision::Tf32, shape);
+  if (const auto reason = memory_shortfall(bytes)) {
+    skip_benchmark(state, *reason);
+    return;
+  }
+  CudaStream stream;
+  const LtHandle handle = create_lt_handle();
+  const TunedGemm fp32(handle.get(), GemmPrecision::Fp32, shape, kSeed, stream.get());
+  const TunedGemm tf32(handle.get(), GemmPrecision::Tf32, shape, kSeed, stream.get());
+  EventTimer timer;
+  double fp32_seconds = 0;
+  double tf32_seconds = 0;
+  std::int64_t fp32_launches = 0;
+  std::int64_t tf32_launches = 0;
+  for (auto _ : state) {
+    const double fp32_batch = fp32.time_batch(timer, stream.get());
+    const double tf32_batch = tf32.time_batch(timer, stream.get());
+    state.SetIterationTime(fp32_batch + tf32_batch);
+    fp32_seconds += fp32_batch;
+    tf32_seconds += tf32_batch;
+    fp32_launches += fp32.launches_per_batch();
+    tf32_launches += tf32.launches_per_batch();
+  }
+  report_clocks(state, context, device);
+
+  const GemmCheck fp32_check = fp32.verify(stream.get());
+  const GemmCheck tf32_check = tf32.verify(stream.get());
+  for (const auto& [name, check] : {std::pair{"fp32", &fp32_check}, std::pair{"tf32", &tf32_check}}) {
+    if (check->wrong > 0) {
+      fail_benchmark(state, std::string("verification failed: ") + name + " " + shape_name(shape) + ": " + check->summary());
+      return;
+    }
+  }
+  const double fp32_tflops = gemm_flops(shape) * static_cast<double>(fp32_launches) / fp32_seconds / 1e12;
+  const double tf32_tflops = gemm_flops(shape) * static_cast<double>(tf32_launches) / tf32_seconds / 1e12;
+  FigureLabel label{"speedup", "x", Better::Higher, device.index, {}};
+  for (const auto& [prefix, gemm] : {std::pair{"fp32_", &fp32}, std::pair{"tf32_", &tf32}}) {
+    for (const auto& [key, value] : gemm->params()) label.params[prefix + key] = value;
+  }
+  add_check_params(label.params, fp32_check, "fp32_");
+  add_check_params(label.params, tf32_check, "tf32_");
+  label.params["fp32_tflops"] = three_digits(fp32_tflops);
+  label.params["tf32_tflops"] = three_digits(tf32_tflops);
+  const auto fp32_rate = dense_flops_per_clock_per_sm(arch.major, arch.minor, GemmPrecision::Fp32);
+  const auto tf32_rate = dense_flops_per_clock_per_sm(arch.major, arch.minor, GemmPrecision::Tf32);
+  if (fp32_rate && tf32_rate) label.params["theoretical_speedup"] = std::to_string(*tf32_rate / *fp32_rate);
+  report_figure(state, tf32_tflops / fp32_tflops, std::nullopt, label);
+}
+
+}  // namespace
+
+void register_gemm_benchmarks(const BenchmarkContext& context) {
+  std::vector<GemmShape> shapes = square_shapes(context.suite);
+  if (context.suite == Suite::Full) {
+    for (const GemmShape& shape : transformer_shapes()) shapes.push_back(shape);
+  }
+  for (GemmPrecision precision : kGemmPrecisions) {
+    for (const GemmShape& shape : shapes) {
+      register_per_device(context, std::string("gemm/") + precision_name(precision) + "/" + shape_name(shape),
+                          [&context, precision, shape](benchmark::State& state, const BenchmarkDevice& device) {
+                            run_gemm(state, context, device, precision, shape);
+                          });
+    }
+  }
+  const GemmShape speedup_shape{8192, 8192, 8192};
+  register_per_device(context, "gemm/tensor_core_speedup/" + shape_name(speedup_shape),
+                      [&context, speedup_shape](benchmark::State& state, const BenchmarkDevice& device) {
+                        run_tensor_core_speedup(state, context, device, speedup_shape);
+                      });
+}
+
+}  // namespace gpubench

@@ -1,0 +1,478 @@
+// Host<->device copies over PCIe: pinned and pageable host memory, each way and both ways at once, on each
+// GPU and on every GPU together. Host memory sits on the GPU's NUMA node and the timing thread runs on the
+// GPU's CPUs wherever the platform says which those are. Pinned copies wait behind a gate kernel, so that
+// both directions (and all GPUs) start together and the time to enqueue them is not counted. Pageable copies
+// cannot wait behind a gate (the host does part of the copy), so they are timed between events as enqueued.
+// Every copy is checked byte for byte after the timed runs; the peak is the link's rate in one direction.
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "benchmarks/common/copy_gate.hpp"
+#include "benchmarks/common/cuda_check.hpp"
+#include "benchmarks/common/device_buffer.hpp"
+#include "benchmarks/common/event_timer.hpp"
+#include "benchmarks/common/families.hpp"
+#include "benchmarks/common/host_affinity.hpp"
+#include "benchmarks/common/host_buffer.hpp"
+#include "benchmarks/common/pcie_link.hpp"
+#include "benchmarks/common/registry.hpp"
+#include "benchmarks/common/transfer_sizes.hpp"
+#include "benchmarks/common/reporting.hpp"
+#include "kernels/random_fill.cuh"
+#include "kernels/verify.cuh"
+
+namespace gpubench {
+namespace {
+
+constexpr std::size_t kAllGpusBytes = kGiB;
+
+enum class Direction { HostToDevice, DeviceToHost };
+
+const char* direction_name(Direction direction) { return direction == Direction::HostToDevice ? "h2d" : "d2h"; }
+
+// 4 KiB to 1 GiB in x4 steps; the quick suite keeps four of them.
+std::vector<std::size_t> transfer_sizes(Suite suite) {
+  if (suite == Suite::Quick) return {4 * kKiB, kMiB, 64 * kMiB, kGiB};
+  std::vector<std::size_t> sizes;
+  for (std::size_t bytes = 4 * kKiB; bytes <= kGiB; bytes *= 4) sizes.push_back(bytes);
+  return sizes;
+}
+
+std::string format_gbps(double gbps) {
+  std::ostringstream out;
+  out.precision(4);
+  out << gbps;
+  return out.str();
+}
+
+class CudaEvent {
+ public:
+  CudaEvent() { GPUBENCH_CUDA_CHECK(cudaEventCreate(&event_)); }
+  ~CudaEvent() { cudaEventDestroy(event_); }
+  CudaEvent(const CudaEvent&) = delete;
+  CudaEvent& operator=(const CudaEvent&) = delete;
+
+  cudaEvent_t get() const { return event_; }
+  void record(cudaStream_t stream) { GPUBENCH_CUDA_CHECK(cudaEventRecord(event_, stream)); }
+  // Waits for this event and returns the seconds since `start`, recorded on the same GPU.
+  double seconds_since(const CudaEvent& start) const {
+    GPUBENCH_CUDA_CHECK(cudaEventSynchronize(event_));
+    float ms = 0.0f;
+    GPUBENCH_CUDA_CHECK(cudaEventElapsedTime(&ms, start.event_, event_));
+    return static_cast<double>(ms) * 1e-3;
+  }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
+// One direction's copy on the current GPU. Besides the host and device buffers there is a second device
+// buffer: for H2D it holds what the destination must end up holding; for D2H the host's result is brought
+// back into it to be compared with the source. Either way the data crosses the link both ways before it is
+// compared on the device, so a corruption in either direction shows.
+class CopyJob {
+ public:
+  CopyJob(Direction direction, std::size_t bytes, HostMemory kind, int numa_node, std::uint64_t seed, cudaStream_t stream)
+      : direction_(direction), host_(bytes, kind, numa_node), device_(bytes), check_(bytes), mismatches_(1) {
+    if (direction == Direction::HostToDevice) {
+      GPUBENCH_CUDA_CHECK(kernels::fill_random_bytes(check_.get(), bytes, seed, stream));
+      GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(host_.get(), check_.get(), bytes, cudaMemcpyDeviceToHost, stream));
+      GPUBENCH_CUDA_CHECK(kernels::fill_random_bytes(device_.get(), bytes, seed + 1, stream));  // differs from the source
+    } else {
+      GPUBENCH_CUDA_CHECK(kernels::fill_random_bytes(device_.get(), bytes, seed, stream));
+      host_.fill_random(seed + 1);  // differs from the source; also faults in a pageable buffer's pages
+    }
+    GPUBENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+
+  Direction direction() const { return direction_; }
+  std::size_t bytes() const { return host_.bytes(); }
+  const HostBuffer& host() const { return host_; }
+
+  void enqueue(cudaStream_t stream) const {
+    if (direction_ == Direction::HostToDevice) {
+      GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(device_.get(), host_.get(), bytes(), cudaMemcpyHostToDevice, stream));
+    } else {
+      GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(host_.get(), device_.get(), bytes(), cudaMemcpyDeviceToHost, stream));
+    }
+  }
+
+  // Differing 8-byte words (and tail bytes) between the destination and what it must hold.
+  unsigned long long count_mismatches(cudaStream_t stream) const {
+    GPUBENCH_CUDA_CHECK(cudaMemsetAsync(mismatches_.get(), 0, sizeof(unsigned long long), stream));
+    if (direction_ == Direction::HostToDevice) {
+      GPUBENCH_CUDA_CHECK(kernels::count_byte_mismatches(device_.get(), check_.get(), bytes(), mismatches_.get(), stream));
+    } else {
+      GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(check_.get(), host_.get(), bytes(), cudaMemcpyHostToDevice, stream));
+      GPUBENCH_CUDA_CHECK(kernels::count_byte_mismatches(check_.get(), device_.get(), bytes(), mismatches_.get(), stream));
+    }
+    unsigned long long wrong = 0;
+    GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(&wrong, mismatches_.get(), sizeof wrong, cudaMemcpyDeviceToHost, stream));
+    GPUBENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return wrong;
+  }
+
+ private:
+  Direction direction_;
+  HostBuffer host_;
+  DeviceBuffer<unsigned char> device_;
+  DeviceBuffer<unsigned char> check_;
+  DeviceBuffer<unsigned long long> mismatches_;
+};
+
+// Pinned copies on the current GPU, one lane per direction, each lane on its own stream behind one gate.
+// A round times each lane from the gate's release to its last copy done.
+class GatedCopies {
+ public:
+  GatedCopies(const std::vector<Direction>& directions, std::size_t bytes, int numa_node, std::uint64_t seed) {
+    for (Direction direction : directions) lanes_.push_back(std::make_unique<Lane>(direction, bytes, numa_node, seed++));
+  }
+
+  const CopyJob& job(std::size_t lane) const { return lanes_[lane]->job; }
+
+  // Enqueues the gate and, behind it, `batch` copies on each lane. Nothing here waits for the GPU.
+  void enqueue_round(CopyGate& gate, std::size_t batch) {
+    gate.close(gate_stream_.get());
+    released_.record(gate_stream_.get());
+    for (const auto& lane : lanes_) {
+      GPUBENCH_CUDA_CHECK(cudaStreamWaitEvent(lane->stream.get(), released_.get(), 0));
+      for (std::size_t i = 0; i < batch; ++i) lane->job.enqueue(lane->stream.get());
+      lane->done.record(lane->stream.get());
+    }
+  }
+
+  // Waits for the round's copies; per lane, the seconds from the gate's release to its last copy done.
+  std::vector<double> lane_seconds() const {
+    std::vector<double> seconds;
+    for (const auto& lane : lanes_) seconds.push_back(lane->done.seconds_since(released_));
+    return seconds;
+  }
+
+  unsigned long long count_mismatches(std::size_t lane) const {
+    return lanes_[lane]->job.count_mismatches(lanes_[lane]->stream.get());
+  }
+
+ private:
+  struct Lane {
+    Lane(Direction direction, std::size_t bytes, int numa_node, std::uint64_t seed)
+        : job(direction, bytes, HostMemory::Pinned, numa_node, seed, stream.get()) {}
+    CudaStream stream;
+    CopyJob job;
+    CudaEvent done;
+  };
+
+  CudaStream gate_stream_;
+  CudaEvent released_;
+  std::vector<std::unique_ptr<Lane>> lanes_;
+};
+
+// The link's generation and width in params, under `prefix` (empty, or "gpuN_" for figures of several GPUs).
+void add_link_params(std::map<std::string, std::string>& params, const std::string& prefix, const PcieLinkState& link) {
+  if (!link.current_generation && !link.current_width && !link.max_generation && !link.max_width) {
+    params[prefix + "pcie_link"] = "unknown (NVML unavailable)";
+    return;
+  }
+  const auto put = [&](const char* key, const std::optional<unsigned>& value) {
+    if (value) params[prefix + key] = std::to_string(*value);
+  };
+  put("pcie_current_generation", link.current_generation);
+  put("pcie_current_width", link.current_width);
+  put("pcie_max_generation", link.max_generation);
+  put("pcie_max_width", link.max_width);
+  params[prefix + "link_below_max"] = link_below_max(link) ? "true" : "false";
+}
+
+// Where the host side of a copy ran and lived: for params.
+void add_placement_params(std::map<std::string, std::string>& params, const std::string& prefix, const GpuLocality& locality,
+                          const HostBuffer& buffer) {
+  params[prefix + "numa_node"] = locality.numa_node < 0 ? "unknown" : std::to_string(locality.numa_node);
+  params[prefix + "host_placement"] = buffer.placement();
+}
+
+FigureLabel bandwidth_label(const std::optional<int>& device, std::size_t bytes, std::size_t batch, HostMemory kind) {
+  FigureLabel label{"bandwidth", "GB/s", Better::Higher, device, {}};
+  label.params["bytes"] = std::to_string(bytes);
+  label.params["copies_per_iteration"] = std::to_string(batch);
+  label.params["host_memory"] = kind == HostMemory::Pinned ? "pinned (mmap + cudaHostRegister)" : "pageable (mmap)";
+  label.params["timed_from"] = kind == HostMemory::Pinned ? "gate release" : "enqueue";
+  return label;
+}
+
+// The label of a figure of one GPU: the copy, where its host side ran and lived, and the link.
+FigureLabel one_gpu_label(const BenchmarkDevice& device, std::size_t bytes, std::size_t batch, const GpuLocality& locality,
+                          const ScopedCpuBinding& binding, const HostBuffer& host, const PcieLinkState& link) {
+  FigureLabel label = bandwidth_label(device.index, bytes, batch, host.kind());
+  add_placement_params(label.params, "", locality, host);
+  label.params["cpus"] = binding.note();
+  add_link_params(label.params, "", link);
+  return label;
+}
+
+// A figure of several GPUs is throttled if any of them was; its clock is the lowest of theirs.
+void report_clocks_of_all(benchmark::State& state, const BenchmarkContext& context, const std::vector<BenchmarkDevice>& devices) {
+  std::uint64_t reasons = 0;
+  std::optional<double> lowest_clock;
+  bool any_reasons = false;
+  for (const BenchmarkDevice& device : devices) {
+    state.counters.erase("sm_clock_mhz");
+    state.counters.erase("clock_event_reasons");
+    report_clocks(state, context, device);
+    if (const auto it = state.counters.find("clock_event_reasons"); it != state.counters.end()) {
+      reasons |= static_cast<std::uint64_t>(it->second.value);
+      any_reasons = true;
+    }
+    if (const auto it = state.counters.find("sm_clock_mhz"); it != state.counters.end()) {
+      lowest_clock = lowest_clock ? std::min(*lowest_clock, it->second.value) : it->second.value;
+    }
+  }
+  state.counters.erase("sm_clock_mhz");
+  state.counters.erase("clock_event_reasons");
+  if (lowest_clock) state.counters["sm_clock_mhz"] = *lowest_clock;
+  if (any_reasons) state.counters["clock_event_reasons"] = static_cast<double>(reasons);
+}
+
+std::string mismatch_reason(unsigned long long wrong, const CopyJob& job, const std::string& where) {
+  return "verification failed: " + std::to_string(wrong) + " differing 8-byte words in " + std::to_string(job.bytes()) +
+         " bytes copied " + direction_name(job.direction()) + " (" + host_memory_name(job.host().kind()) + ")" + where;
+}
+
+// One direction, pinned: behind a gate, timed from its release.
+void run_pinned(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& device, Direction direction,
+                std::size_t bytes) {
+  const GpuLocality locality = gpu_locality(device.index);
+  const ScopedCpuBinding binding(locality.cpus);
+  GatedCopies copies({direction}, bytes, locality.numa_node, 11);
+  CopyGate gate;  // declared last, so it is opened before anything waiting behind it is freed
+  const std::size_t batch = copies_per_iteration(bytes);
+  const auto timed_round = [&] {
+    copies.enqueue_round(gate, batch);
+    gate.open();
+    return copies.lane_seconds()[0];
+  };
+  timed_round();  // warm-up
+  double timed_seconds = 0;
+  for (auto _ : state) {
+    const double seconds = timed_round();
+    state.SetIterationTime(seconds);
+    timed_seconds += seconds;
+  }
+  const PcieLinkState link = read_pcie_link(context.nvml, device.nvml);  // while the link is still up to speed
+  report_clocks(state, context, device);
+  if (gate.timed_out()) {
+    fail_benchmark(state, "the copy gate timed out before the host opened it; the timing is void");
+    return;
+  }
+  if (const unsigned long long wrong = copies.count_mismatches(0); wrong != 0) {
+    fail_benchmark(state, mismatch_reason(wrong, copies.job(0), ""));
+    return;
+  }
+  const FigureLabel label = one_gpu_label(device, bytes, batch, locality, binding, copies.job(0).host(), link);
+  const double gbps = static_cast<double>(bytes) * batch * state.iterations() / timed_seconds / 1e9;
+  report_figure(state, gbps, link_peak_gbps(link), label);
+}
+
+// One direction, pageable: the driver stages through its own pinned buffers, partly on this thread, so the
+// copies are timed between events as they are enqueued.
+void run_pageable(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& device,
+                  Direction direction, std::size_t bytes) {
+  const GpuLocality locality = gpu_locality(device.index);
+  const ScopedCpuBinding binding(locality.cpus);
+  CudaStream stream;
+  const CopyJob job(direction, bytes, HostMemory::Pageable, locality.numa_node, 21, stream.get());
+  EventTimer timer;
+  const std::size_t batch = copies_per_iteration(bytes);
+  const auto timed_batch = [&] {
+    timer.start(stream.get());
+    for (std::size_t i = 0; i < batch; ++i) job.enqueue(stream.get());
+    timer.stop(stream.get());
+    return timer.seconds();
+  };
+  timed_batch();  // warm-up
+  double timed_seconds = 0;
+  for (auto _ : state) {
+    const double seconds = timed_batch();
+    state.SetIterationTime(seconds);
+    timed_seconds += seconds;
+  }
+  const PcieLinkState link = read_pcie_link(context.nvml, device.nvml);
+  report_clocks(state, context, device);
+  if (const unsigned long long wrong = job.count_mismatches(stream.get()); wrong != 0) {
+    fail_benchmark(state, mismatch_reason(wrong, job, ""));
+    return;
+  }
+  const FigureLabel label = one_gpu_label(device, bytes, batch, locality, binding, job.host(), link);
+  const double gbps = static_cast<double>(bytes) * batch * state.iterations() / timed_seconds / 1e9;
+  report_figure(state, gbps, link_peak_gbps(link), label);
+}
+
+// Both directions at once, pinned, released by one gate; reports `reported`'s rate, the other and the total
+// in params. An iteration lasts until both directions are done.
+void run_bidirectional(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& device,
+                       Direction reported, std::size_t bytes) {
+  const GpuLocality locality = gpu_locality(device.index);
+  const ScopedCpuBinding binding(locality.cpus);
+  GatedCopies copies({Direction::HostToDevice, Direction::DeviceToHost}, bytes, locality.numa_node, 31);
+  CopyGate gate;  // declared last, so it is opened before anything waiting behind it is freed
+  const std::size_t batch = copies_per_iteration(bytes);
+  const auto timed_round = [&] {
+    copies.enqueue_round(gate, batch);
+    gate.open();
+    return copies.lane_seconds();
+  };
+  timed_round();  // warm-up
+  double lane_seconds[2] = {0, 0};
+  double round_seconds = 0;
+  for (auto _ : state) {
+    const std::vector<double> seconds = timed_round();
+    const double longest = std::max(seconds[0], seconds[1]);
+    state.SetIterationTime(longest);
+    lane_seconds[0] += seconds[0];
+    lane_seconds[1] += seconds[1];
+    round_seconds += longest;
+  }
+  const PcieLinkState link = read_pcie_link(context.nvml, device.nvml);
+  report_clocks(state, context, device);
+  if (gate.timed_out()) {
+    fail_benchmark(state, "the copy gate timed out before the host opened it; the timing is void");
+    return;
+  }
+  for (std::size_t lane = 0; lane < 2; ++lane) {
+    if (const unsigned long long wrong = copies.count_mismatches(lane); wrong != 0) {
+      fail_benchmark(state, mismatch_reason(wrong, copies.job(lane), " while copying both ways at once"));
+      return;
+    }
+  }
+  const double moved = static_cast<double>(bytes) * batch * state.iterations();
+  const double h2d_gbps = moved / lane_seconds[0] / 1e9;
+  const double d2h_gbps = moved / lane_seconds[1] / 1e9;
+  FigureLabel label = one_gpu_label(device, bytes, batch, locality, binding, copies.job(0).host(), link);
+  label.params["h2d_gbps"] = format_gbps(h2d_gbps);
+  label.params["d2h_gbps"] = format_gbps(d2h_gbps);
+  label.params["total_gbps"] = format_gbps(2 * moved / round_seconds / 1e9);
+  report_figure(state, reported == Direction::HostToDevice ? h2d_gbps : d2h_gbps, link_peak_gbps(link), label);
+}
+
+// The same copies of kAllGpusBytes on every selected GPU at once, released by one gate shared by all.
+// The figure is the bytes moved by all GPUs in all `directions` over the time until the last one finished.
+void run_all_gpus(benchmark::State& state, const BenchmarkContext& context, const std::vector<BenchmarkDevice>& devices,
+                  const std::vector<Direction>& directions) {
+  std::vector<GpuLocality> localities;
+  std::vector<std::unique_ptr<GatedCopies>> copies;
+  for (const BenchmarkDevice& device : devices) {
+    GPUBENCH_CUDA_CHECK(cudaSetDevice(device.index));
+    localities.push_back(gpu_locality(device.index));
+    copies.push_back(std::make_unique<GatedCopies>(directions, kAllGpusBytes, localities.back().numa_node,
+                                                   41 + 8 * static_cast<std::uint64_t>(device.index)));
+  }
+  CopyGate gate;  // declared last, so it is opened before anything waiting behind it is freed
+  // seconds[gpu][lane] of one round.
+  const auto timed_round = [&] {
+    for (std::size_t gpu = 0; gpu < devices.size(); ++gpu) {
+      GPUBENCH_CUDA_CHECK(cudaSetDevice(devices[gpu].index));
+      copies[gpu]->enqueue_round(gate, 1);
+    }
+    gate.open();
+    std::vector<std::vector<double>> seconds;
+    for (const auto& gpu_copies : copies) seconds.push_back(gpu_copies->lane_seconds());
+    return seconds;
+  };
+  timed_round();  // warm-up
+  std::vector<std::vector<double>> lane_seconds(devices.size(), std::vector<double>(directions.size(), 0.0));
+  double round_seconds = 0;
+  for (auto _ : state) {
+    const std::vector<std::vector<double>> seconds = timed_round();
+    double longest = 0;
+    for (std::size_t gpu = 0; gpu < devices.size(); ++gpu) {
+      for (std::size_t lane = 0; lane < directions.size(); ++lane) {
+        lane_seconds[gpu][lane] += seconds[gpu][lane];
+        longest = std::max(longest, seconds[gpu][lane]);
+      }
+    }
+    state.SetIterationTime(longest);
+    round_seconds += longest;
+  }
+  std::vector<PcieLinkState> links;
+  for (const BenchmarkDevice& device : devices) links.push_back(read_pcie_link(context.nvml, device.nvml));
+  report_clocks_of_all(state, context, devices);
+  if (gate.timed_out()) {
+    fail_benchmark(state, "the copy gate timed out before the host opened it; the timing is void");
+    return;
+  }
+  for (std::size_t gpu = 0; gpu < devices.size(); ++gpu) {
+    GPUBENCH_CUDA_CHECK(cudaSetDevice(devices[gpu].index));
+    for (std::size_t lane = 0; lane < directions.size(); ++lane) {
+      if (const unsigned long long wrong = copies[gpu]->count_mismatches(lane); wrong != 0) {
+        fail_benchmark(state, mismatch_reason(wrong, copies[gpu]->job(lane),
+                                              " on gpu" + std::to_string(devices[gpu].index) + " while all GPUs copied"));
+        return;
+      }
+    }
+  }
+
+  const double moved = static_cast<double>(kAllGpusBytes) * state.iterations();  // per GPU and direction
+  FigureLabel label = bandwidth_label(std::nullopt, kAllGpusBytes, 1, HostMemory::Pinned);
+  label.params["gpus"] = std::to_string(devices.size());
+  std::optional<double> peak = 0.0;
+  for (std::size_t gpu = 0; gpu < devices.size(); ++gpu) {
+    const std::string prefix = "gpu" + std::to_string(devices[gpu].index) + "_";
+    for (std::size_t lane = 0; lane < directions.size(); ++lane) {
+      label.params[prefix + direction_name(directions[lane]) + "_gbps"] = format_gbps(moved / lane_seconds[gpu][lane] / 1e9);
+    }
+    add_placement_params(label.params, prefix, localities[gpu], copies[gpu]->job(0).host());
+    add_link_params(label.params, prefix, links[gpu]);
+    const std::optional<double> link_peak = link_peak_gbps(links[gpu]);
+    peak = peak && link_peak ? std::optional<double>(*peak + *link_peak * directions.size()) : std::nullopt;
+  }
+  label.params["cpus"] = "unbound (one thread drives every GPU)";
+  label.params["peak_basis"] = "sum of the GPUs' own links (a shared switch uplink or root port can allow less)";
+  const double total = moved * devices.size() * directions.size();
+  report_figure(state, total / round_seconds / 1e9, peak, label);
+}
+
+}  // namespace
+
+void register_pcie_benchmarks(const BenchmarkContext& context) {
+  const std::vector<std::size_t> sizes = transfer_sizes(context.suite);
+  for (Direction direction : {Direction::HostToDevice, Direction::DeviceToHost}) {
+    for (HostMemory kind : {HostMemory::Pinned, HostMemory::Pageable}) {
+      for (std::size_t bytes : sizes) {
+        const std::string name =
+            std::string("pcie/") + direction_name(direction) + "/" + host_memory_name(kind) + "/" + size_name(bytes);
+        const auto run = kind == HostMemory::Pinned ? run_pinned : run_pageable;
+        register_per_device(context, name,
+                            [&context, run, direction, bytes](benchmark::State& state, const BenchmarkDevice& device) {
+                              run(state, context, device, direction, bytes);
+                            });
+      }
+    }
+  }
+  for (Direction reported : {Direction::HostToDevice, Direction::DeviceToHost}) {
+    for (std::size_t bytes : sizes) {
+      const std::string name = std::string("pcie/bidirectional_") + direction_name(reported) + "/pinned/" + size_name(bytes);
+      register_per_device(context, name,
+                          [&context, reported, bytes](benchmark::State& state, const BenchmarkDevice& device) {
+                            run_bidirectional(state, context, device, reported, bytes);
+                          });
+    }
+  }
+  const std::vector<std::pair<std::string, std::vector<Direction>>> all_gpu_variants = {
+      {"h2d", {Direction::HostToDevice}},
+      {"d2h", {Direction::DeviceToHost}},
+      {"bidirectional", {Direction::HostToDevice, Direction::DeviceToHost}},
+  };
+  for (const auto& [variant, directions] : all_gpu_variants) {
+    register_all_devices(context, "pcie/" + variant + "/pinned/" + size_name(kAllGpusBytes),
+                         [&context, directions = directions](benchmark::State& state,
+                                                             const std::vector<BenchmarkDevice>& devices) {
+                           run_all_gpus(state, context, devices, directions);
+                         });
+  }
+}
+
+}  // namespace gpubench

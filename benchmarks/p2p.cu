@@ -1,0 +1,678 @@
+// GPU-to-GPU transfers for every ordered pair of GPUs A-B (data moves from A to B): copy engines one way
+// (cudaMemcpyPeerAsync) and both ways at once, SM stores into B's memory and SM loads from A's, a copy staged
+// through pinned host memory for contrast, and the latency of one remote load, by pointer chase.
+//
+// Bandwidth: each round's work waits behind a gate (kernels/gate.cuh) on every GPU taking part, all released
+// by one host flag, so the time the host takes to enqueue is never timed and both directions of a
+// bidirectional copy start together. Events of two GPUs cannot be compared, so each GPU times its own
+// stream from its gate's release to its last copy done; a round lasts until the slower one is done.
+// Data is random. The receiving GPU generates the bytes its destination must hold from the source's seed,
+// so nothing they are compared with crossed the link; destinations are re-poisoned after the warm-up, so the
+// bytes checked after the timed rounds were written by timed copies.
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <numeric>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "benchmarks/common/copy_gate.hpp"
+#include "benchmarks/common/cuda_check.hpp"
+#include "benchmarks/common/device_buffer.hpp"
+#include "benchmarks/common/event_timer.hpp"
+#include "benchmarks/common/families.hpp"
+#include "benchmarks/common/host_affinity.hpp"
+#include "benchmarks/common/host_buffer.hpp"
+#include "benchmarks/common/pcie_link.hpp"
+#include "benchmarks/common/registry.hpp"
+#include "benchmarks/common/transfer_sizes.hpp"
+#include "benchmarks/common/reporting.hpp"
+#include "harness/environment/topology.hpp"
+#include "kernels/latency.cuh"
+#include "kernels/p2p_copy.cuh"
+#include "kernels/random_fill.cuh"
+#include "kernels/verify.cuh"
+
+namespace gpubench {
+namespace {
+
+// The staged copy moves this much per step, so the D2H of one chunk overlaps the H2D of the one before.
+constexpr std::size_t kStageChunk = 16 * kMiB;
+// The latency ring: nodes 4 KiB apart in 256 MiB (65536 nodes, 128 of cudaMalloc's 2 MiB pages).
+constexpr std::size_t kRingBytes = 256 * kMiB;
+constexpr std::size_t kNodeStride = 4 * kKiB;
+constexpr int kLocalLaps = 3;
+
+std::vector<std::size_t> transfer_sizes(Suite suite) {
+  if (suite == Suite::Quick) return {16 * kMiB, kGiB};
+  return {64 * kKiB, kMiB, 16 * kMiB, 256 * kMiB, kGiB};
+}
+
+std::string format_number(double value) {
+  std::ostringstream out;
+  out.precision(4);
+  out << value;
+  return out.str();
+}
+
+std::string gpu_name(int index) { return "gpu" + std::to_string(index); }
+
+// Makes `device` current and returns it, so that a member initialiser can choose the GPU that the members
+// after it are created on.
+int make_current(int device) {
+  GPUBENCH_CUDA_CHECK(cudaSetDevice(device));
+  return device;
+}
+
+template <class T>
+DeviceBuffer<T> allocate_on(int device, std::size_t count) {
+  GPUBENCH_CUDA_CHECK(cudaSetDevice(device));
+  return DeviceBuffer<T>(count);
+}
+
+class CudaEvent {
+ public:
+  explicit CudaEvent(unsigned flags = cudaEventDefault) { GPUBENCH_CUDA_CHECK(cudaEventCreateWithFlags(&event_, flags)); }
+  ~CudaEvent() {
+    if (event_ != nullptr) cudaEventDestroy(event_);
+  }
+  CudaEvent(CudaEvent&& other) noexcept : event_(std::exchange(other.event_, nullptr)) {}
+  CudaEvent(const CudaEvent&) = delete;
+  CudaEvent& operator=(const CudaEvent&) = delete;
+  CudaEvent& operator=(CudaEvent&&) = delete;
+
+  cudaEvent_t get() const { return event_; }
+  void record(cudaStream_t stream) { GPUBENCH_CUDA_CHECK(cudaEventRecord(event_, stream)); }
+  // Waits for this event and returns the seconds since `start`, recorded on the same GPU.
+  double seconds_since(const CudaEvent& start) const {
+    GPUBENCH_CUDA_CHECK(cudaEventSynchronize(event_));
+    float ms = 0.0f;
+    GPUBENCH_CUDA_CHECK(cudaEventElapsedTime(&ms, start.event_, event_));
+    return static_cast<double>(ms) * 1e-3;
+  }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
+// True when each of the two GPUs may map the other's memory.
+bool peer_access_possible(int a, int b) {
+  int a_to_b = 0;
+  int b_to_a = 0;
+  GPUBENCH_CUDA_CHECK(cudaDeviceCanAccessPeer(&a_to_b, a, b));
+  GPUBENCH_CUDA_CHECK(cudaDeviceCanAccessPeer(&b_to_a, b, a));
+  return a_to_b != 0 && b_to_a != 0;
+}
+
+// Peer access between two GPUs, both ways, for a scope: enabled where cudaDeviceCanAccessPeer allows it, and
+// disabled again at the end of the scope where this scope was the one that enabled it.
+class PeerAccess {
+ public:
+  PeerAccess(int a, int b) : a_(a), b_(b) {
+    if (!peer_access_possible(a, b)) {
+      why_not_ = "peer access between " + gpu_name(a) + " and " + gpu_name(b) +
+                 " is not possible (cudaDeviceCanAccessPeer says no for at least one direction)";
+      return;
+    }
+    enabled_from_a_ = enable(a, b);
+    try {
+      enabled_from_b_ = enable(b, a);
+    } catch (...) {
+      disable();
+      throw;
+    }
+  }
+  ~PeerAccess() { disable(); }
+  PeerAccess(const PeerAccess&) = delete;
+  PeerAccess& operator=(const PeerAccess&) = delete;
+
+  bool enabled() const { return why_not_.empty(); }
+  const std::string& why_not() const { return why_not_; }
+
+ private:
+  // True when this call enabled access; false when it already was enabled.
+  static bool enable(int device, int peer) {
+    GPUBENCH_CUDA_CHECK(cudaSetDevice(device));
+    const cudaError_t status = cudaDeviceEnablePeerAccess(peer, 0);
+    if (status == cudaErrorPeerAccessAlreadyEnabled) {
+      cudaGetLastError();  // not sticky, but the next kernel launch's check would report it
+      return false;
+    }
+    GPUBENCH_CUDA_CHECK(status);
+    return true;
+  }
+  void disable() {
+    if (enabled_from_a_ && cudaSetDevice(a_) == cudaSuccess) cudaDeviceDisablePeerAccess(b_);
+    if (enabled_from_b_ && cudaSetDevice(b_) == cudaSuccess) cudaDeviceDisablePeerAccess(a_);
+    enabled_from_a_ = enabled_from_b_ = false;
+    cudaGetLastError();  // a failure here has nothing left to spoil; leave no error for the next check
+  }
+
+  int a_;
+  int b_;
+  std::string why_not_;
+  bool enabled_from_a_ = false;
+  bool enabled_from_b_ = false;
+};
+
+// How A and B are connected, as NVML names it (NV18, PIX, SYS, ...) where NVML can tell, else CUDA's P2P
+// performance rank; and whether peer access was enabled for the measurement.
+void add_pair_params(std::map<std::string, std::string>& params, const BenchmarkContext& context,
+                     const BenchmarkDevice& from, const BenchmarkDevice& to, bool p2p_enabled) {
+  params["from"] = gpu_name(from.index);
+  params["to"] = gpu_name(to.index);
+  params["p2p_access"] = p2p_enabled ? "true" : "false";
+  if (context.nvml != nullptr && from.nvml != nullptr && to.nvml != nullptr) {
+    const LinkDescription link = describe_link(*context.nvml, from.nvml, to.nvml);
+    if (link.kind != "unknown") {
+      params["link"] = link.kind;
+      params["link_source"] = "nvml";
+      if (link.nvlinks > 0) params["nvlinks"] = std::to_string(link.nvlinks);
+      if (link.via_nvswitch) params["link_via"] = "nvswitch";
+      return;
+    }
+  }
+  int rank = 0;
+  if (cudaDeviceGetP2PAttribute(&rank, cudaDevP2PAttrPerformanceRank, from.index, to.index) == cudaSuccess) {
+    params["link"] = "cuda_p2p_rank" + std::to_string(rank);
+    params["link_source"] = "cudaDevP2PAttrPerformanceRank (NVML could not name the link)";
+  } else {
+    cudaGetLastError();  // leave no error for the next check
+    params["link"] = "unknown";
+  }
+}
+
+// One direction of a transfer: the source on the sending GPU; on the receiving GPU the destination and the
+// bytes it must end up holding, generated there from the source's seed.
+class Transfer {
+ public:
+  Transfer(int from, int to, std::size_t bytes, std::uint64_t seed)
+      : from_(from),
+        to_(to),
+        seed_(seed),
+        source_(allocate_on<unsigned char>(from, bytes)),
+        destination_(allocate_on<unsigned char>(to, bytes)),
+        expected_(allocate_on<unsigned char>(to, bytes)),
+        mismatches_(allocate_on<unsigned long long>(to, 1)) {
+    GPUBENCH_CUDA_CHECK(cudaSetDevice(from));
+    GPUBENCH_CUDA_CHECK(kernels::fill_random_bytes(source_.get(), bytes, seed, nullptr));
+    GPUBENCH_CUDA_CHECK(cudaDeviceSynchronize());
+    GPUBENCH_CUDA_CHECK(cudaSetDevice(to));
+    GPUBENCH_CUDA_CHECK(kernels::fill_random_bytes(expected_.get(), bytes, seed, nullptr));
+    poison();
+  }
+
+  int from() const { return from_; }
+  int to() const { return to_; }
+  std::size_t bytes() const { return source_.bytes(); }
+  const unsigned char* source() const { return source_.get(); }
+  unsigned char* destination() const { return destination_.get(); }
+
+  // Refills the destination with other random bytes: whatever the copies leave unwritten then differs.
+  void poison() {
+    GPUBENCH_CUDA_CHECK(cudaSetDevice(to_));
+    GPUBENCH_CUDA_CHECK(kernels::fill_random_bytes(destination_.get(), bytes(), ~seed_, nullptr));
+    GPUBENCH_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+
+  // Differing 8-byte words (and tail bytes) between the destination and what it must hold, counted on the
+  // receiving GPU. Call with no copy in flight.
+  unsigned long long count_mismatches() const {
+    GPUBENCH_CUDA_CHECK(cudaSetDevice(to_));
+    GPUBENCH_CUDA_CHECK(cudaMemset(mismatches_.get(), 0, sizeof(unsigned long long)));
+    GPUBENCH_CUDA_CHECK(kernels::count_byte_mismatches(destination_.get(), expected_.get(), bytes(), mismatches_.get(), nullptr));
+    unsigned long long wrong = 0;
+    GPUBENCH_CUDA_CHECK(cudaMemcpy(&wrong, mismatches_.get(), sizeof wrong, cudaMemcpyDeviceToHost));
+    return wrong;
+  }
+
+  std::string mismatch_reason(unsigned long long wrong, const std::string& how) const {
+    return "verification failed: " + std::to_string(wrong) + " differing 8-byte words in " + std::to_string(bytes()) +
+           " bytes copied " + gpu_name(from_) + "->" + gpu_name(to_) + " by " + how;
+  }
+
+ private:
+  int from_;
+  int to_;
+  std::uint64_t seed_;
+  DeviceBuffer<unsigned char> source_;
+  DeviceBuffer<unsigned char> destination_;
+  DeviceBuffer<unsigned char> expected_;
+  DeviceBuffer<unsigned long long> mismatches_;
+};
+
+// A stream on one GPU whose work, each round, waits behind the gate; timed from the gate's release to the
+// end of what was enqueued between begin() and end().
+class Lane {
+ public:
+  explicit Lane(int device) : device_(make_current(device)) {}
+  Lane(const Lane&) = delete;
+  Lane& operator=(const Lane&) = delete;
+
+  cudaStream_t stream() const { return stream_.get(); }
+
+  // Closes the gate on this lane's stream and leaves its GPU current for the work enqueued next.
+  void begin(CopyGate& gate) {
+    GPUBENCH_CUDA_CHECK(cudaSetDevice(device_));
+    gate.close(stream_.get());
+    released_.record(stream_.get());
+  }
+  void end() { done_.record(stream_.get()); }
+  // Waits for the round and returns this lane's seconds.
+  double seconds() const { return done_.seconds_since(released_); }
+
+ private:
+  int device_;
+  CudaStream stream_;
+  CudaEvent released_;
+  CudaEvent done_;
+};
+
+struct RoundTimes {
+  std::vector<double> lane_seconds;  // per lane, summed over the timed rounds
+  double round_seconds = 0;          // summed over the timed rounds; a round lasts until its slowest lane is done
+};
+
+// One untimed warm-up round, then `poison` (so what is verified afterwards was written by timed rounds),
+// then one round per iteration. `enqueue` puts a round behind the gate on every lane; this opens the gate.
+RoundTimes time_rounds(benchmark::State& state, CopyGate& gate, const std::vector<const Lane*>& lanes,
+                       const std::function<void()>& enqueue, const std::function<void()>& poison) {
+  const auto round = [&] {
+    enqueue();
+    gate.open();
+    std::vector<double> seconds;
+    for (const Lane* lane : lanes) seconds.push_back(lane->seconds());
+    return seconds;
+  };
+  round();
+  poison();
+  RoundTimes times;
+  times.lane_seconds.assign(lanes.size(), 0.0);
+  for (auto _ : state) {
+    const std::vector<double> seconds = round();
+    const double longest = *std::max_element(seconds.begin(), seconds.end());
+    state.SetIterationTime(longest);
+    for (std::size_t i = 0; i < seconds.size(); ++i) times.lane_seconds[i] += seconds[i];
+    times.round_seconds += longest;
+  }
+  return times;
+}
+
+FigureLabel bandwidth_label(const BenchmarkContext& context, const BenchmarkDevice& from, const BenchmarkDevice& to,
+                            std::size_t bytes, std::size_t batch, bool p2p_enabled) {
+  FigureLabel label{"bandwidth", "GB/s", Better::Higher, from.index, {}};
+  label.params["bytes"] = std::to_string(bytes);
+  label.params["copies_per_iteration"] = std::to_string(batch);
+  label.params["timed_from"] = "gate release";
+  add_pair_params(label.params, context, from, to, p2p_enabled);
+  return label;
+}
+
+constexpr const char* kGateTimedOut = "the copy gate timed out before the host opened it; the timing is void";
+
+// Copy engine, one way: cudaMemcpyPeerAsync on a stream of A, so A's copy engine pushes into B's memory.
+void run_ce_unidir(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& from,
+                   const BenchmarkDevice& to, std::size_t bytes) {
+  PeerAccess access(from.index, to.index);
+  if (!access.enabled()) {
+    skip_benchmark(state, access.why_not());
+    return;
+  }
+  Transfer transfer(from.index, to.index, bytes, 11);
+  Lane lane(from.index);
+  CopyGate gate;  // declared last, so it is opened before anything waiting behind it is freed
+  const std::size_t batch = copies_per_iteration(bytes);
+  const RoundTimes times = time_rounds(
+      state, gate, {&lane},
+      [&] {
+        lane.begin(gate);
+        for (std::size_t i = 0; i < batch; ++i) {
+          GPUBENCH_CUDA_CHECK(cudaMemcpyPeerAsync(transfer.destination(), to.index, transfer.source(), from.index, bytes,
+                                                  lane.stream()));
+        }
+        lane.end();
+      },
+      [&] { transfer.poison(); });
+  report_clocks(state, context, from);
+  if (gate.timed_out()) {
+    fail_benchmark(state, kGateTimedOut);
+    return;
+  }
+  if (const unsigned long long wrong = transfer.count_mismatches(); wrong != 0) {
+    fail_benchmark(state, transfer.mismatch_reason(wrong, "cudaMemcpyPeerAsync"));
+    return;
+  }
+  FigureLabel label = bandwidth_label(context, from, to, bytes, batch, true);
+  label.params["copy_engine"] = gpu_name(from.index) + " (pushes into " + gpu_name(to.index) + ")";
+  report_figure(state, static_cast<double>(bytes) * batch * state.iterations() / times.round_seconds / 1e9, std::nullopt, label);
+}
+
+// Copy engines, both ways at once: A->B on a stream of A and B->A on a stream of B (each GPU's copy engine
+// pushes its own data, as in the one-way variant), both behind one gate. The figure is the bytes of both
+// directions over the time until both were done; each direction's own rate is in params.
+void run_ce_bidir(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& from,
+                  const BenchmarkDevice& to, std::size_t bytes) {
+  PeerAccess access(from.index, to.index);
+  if (!access.enabled()) {
+    skip_benchmark(state, access.why_not());
+    return;
+  }
+  Transfer forward(from.index, to.index, bytes, 21);
+  Transfer reverse(to.index, from.index, bytes, 22);
+  Lane forward_lane(from.index);
+  Lane reverse_lane(to.index);
+  CopyGate gate;  // declared last, so it is opened before anything waiting behind it is freed
+  const std::size_t batch = copies_per_iteration(bytes);
+  const auto enqueue = [&](Lane& lane, const Transfer& transfer) {
+    lane.begin(gate);
+    for (std::size_t i = 0; i < batch; ++i) {
+      GPUBENCH_CUDA_CHECK(cudaMemcpyPeerAsync(transfer.destination(), transfer.to(), transfer.source(), transfer.from(),
+                                              bytes, lane.stream()));
+    }
+    lane.end();
+  };
+  const RoundTimes times = time_rounds(
+      state, gate, {&forward_lane, &reverse_lane},
+      [&] {
+        enqueue(forward_lane, forward);
+        enqueue(reverse_lane, reverse);
+      },
+      [&] {
+        forward.poison();
+        reverse.poison();
+      });
+  report_clocks(state, context, from);
+  if (gate.timed_out()) {
+    fail_benchmark(state, kGateTimedOut);
+    return;
+  }
+  for (const Transfer* transfer : {&forward, &reverse}) {
+    if (const unsigned long long wrong = transfer->count_mismatches(); wrong != 0) {
+      fail_benchmark(state, transfer->mismatch_reason(wrong, "cudaMemcpyPeerAsync while copying both ways at once"));
+      return;
+    }
+  }
+  const double moved = static_cast<double>(bytes) * batch * state.iterations();  // per direction
+  const double forward_gbps = moved / times.lane_seconds[0] / 1e9;
+  const double reverse_gbps = moved / times.lane_seconds[1] / 1e9;
+  FigureLabel label = bandwidth_label(context, from, to, bytes, batch, true);
+  label.params["copy_engine"] = "each GPU pushes its own data";
+  label.params["forward_gbps"] = format_number(forward_gbps);  // A->B, timed on A
+  label.params["reverse_gbps"] = format_number(reverse_gbps);  // B->A, timed on B
+  label.params["sum_of_directions_gbps"] = format_number(forward_gbps + reverse_gbps);
+  label.params["figure_basis"] = "bytes both ways over the time until both directions were done";
+  report_figure(state, 2 * moved / times.round_seconds / 1e9, std::nullopt, label);
+}
+
+enum class SmSide { Write, Read };
+
+// SM copy kernel: on A storing into B's memory (Write), or on B loading from A's memory (Read).
+void run_sm_copy(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& from,
+                 const BenchmarkDevice& to, std::size_t bytes, SmSide side) {
+  PeerAccess access(from.index, to.index);
+  if (!access.enabled()) {
+    skip_benchmark(state, access.why_not());
+    return;
+  }
+  const int runner = side == SmSide::Write ? from.index : to.index;
+  Transfer transfer(from.index, to.index, bytes, side == SmSide::Write ? 31 : 41);
+  Lane lane(runner);
+  kernels::PeerCopyLaunch launch;
+  GPUBENCH_CUDA_CHECK(kernels::peer_copy_launch_for_current_device(&launch));  // Lane left `runner` current
+  CopyGate gate;  // declared last, so it is opened before anything waiting behind it is freed
+  const std::size_t batch = copies_per_iteration(bytes);
+  const RoundTimes times = time_rounds(
+      state, gate, {&lane},
+      [&] {
+        lane.begin(gate);
+        for (std::size_t i = 0; i < batch; ++i) {
+          GPUBENCH_CUDA_CHECK(kernels::launch_peer_copy(transfer.destination(), transfer.source(), bytes, launch, lane.stream()));
+        }
+        lane.end();
+      },
+      [&] { transfer.poison(); });
+  report_clocks(state, context, from);
+  if (gate.timed_out()) {
+    fail_benchmark(state, kGateTimedOut);
+    return;
+  }
+  const std::string how = side == SmSide::Write ? "SM stores on " + gpu_name(from.index) : "SM loads on " + gpu_name(to.index);
+  if (const unsigned long long wrong = transfer.count_mismatches(); wrong != 0) {
+    fail_benchmark(state, transfer.mismatch_reason(wrong, how));
+    return;
+  }
+  FigureLabel label = bandwidth_label(context, from, to, bytes, batch, true);
+  label.params["kernel_on"] = side == SmSide::Write ? gpu_name(from.index) + " (16-byte stores into " + gpu_name(to.index) + ")"
+                                                    : gpu_name(to.index) + " (16-byte loads from " + gpu_name(from.index) + ")";
+  label.params["launch"] = "grid" + std::to_string(launch.grid) + "xblock" + std::to_string(launch.block);
+  report_figure(state, static_cast<double>(bytes) * batch * state.iterations() / times.round_seconds / 1e9, std::nullopt, label);
+}
+
+// Without P2P, through pinned host memory: D2H on a stream of A, H2D on a stream of B, in kStageChunk chunks;
+// each H2D waits for its chunk's D2H (a cross-GPU event wait), so B reads chunk k while A writes chunk k+1.
+// Every copy of a batch has its own staging area, so no chunk is overwritten while B may still read it. B's
+// lane starts at its own gate's release and cannot finish before A's, so the round's time is the whole way.
+void run_staged_host(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& from,
+                     const BenchmarkDevice& to, std::size_t bytes) {
+  const bool p2p_possible = peer_access_possible(from.index, to.index);
+  const std::size_t batch = copies_per_iteration(bytes);
+  const std::size_t chunk = std::min(bytes, kStageChunk);
+  const std::size_t chunks = (bytes + chunk - 1) / chunk;
+  Transfer transfer(from.index, to.index, bytes, 51);
+  const GpuLocality locality = gpu_locality(from.index);
+  HostBuffer staging(bytes * batch, HostMemory::Pinned, locality.numa_node);  // portable: both GPUs may use it
+  Lane d2h(from.index);
+  Lane h2d(to.index);
+  GPUBENCH_CUDA_CHECK(cudaSetDevice(from.index));
+  std::vector<CudaEvent> staged;  // per chunk of each copy of a round: the chunk has reached host memory
+  staged.reserve(batch * chunks);
+  for (std::size_t i = 0; i < batch * chunks; ++i) staged.emplace_back(cudaEventDisableTiming);
+  CopyGate gate;  // declared last, so it is opened before anything waiting behind it is freed
+  const auto piece = [&](std::size_t i, std::size_t* offset) {
+    *offset = (i % chunks) * chunk;
+    return std::min(chunk, bytes - *offset);
+  };
+  const RoundTimes times = time_rounds(
+      state, gate, {&d2h, &h2d},
+      [&] {
+        d2h.begin(gate);
+        for (std::size_t i = 0; i < batch * chunks; ++i) {
+          std::size_t offset = 0;
+          const std::size_t n = piece(i, &offset);
+          unsigned char* host = staging.get() + (i / chunks) * bytes + offset;
+          GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(host, transfer.source() + offset, n, cudaMemcpyDeviceToHost, d2h.stream()));
+          staged[i].record(d2h.stream());
+        }
+        d2h.end();
+        h2d.begin(gate);
+        for (std::size_t i = 0; i < batch * chunks; ++i) {
+          std::size_t offset = 0;
+          const std::size_t n = piece(i, &offset);
+          const unsigned char* host = staging.get() + (i / chunks) * bytes + offset;
+          GPUBENCH_CUDA_CHECK(cudaStreamWaitEvent(h2d.stream(), staged[i].get(), 0));
+          GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(transfer.destination() + offset, host, n, cudaMemcpyHostToDevice, h2d.stream()));
+        }
+        h2d.end();
+      },
+      [&] { transfer.poison(); });
+  const PcieLinkState from_link = read_pcie_link(context.nvml, from.nvml);  // while the links are still up to speed
+  const PcieLinkState to_link = read_pcie_link(context.nvml, to.nvml);
+  report_clocks(state, context, from);
+  if (gate.timed_out()) {
+    fail_benchmark(state, kGateTimedOut);
+    return;
+  }
+  if (const unsigned long long wrong = transfer.count_mismatches(); wrong != 0) {
+    fail_benchmark(state, transfer.mismatch_reason(wrong, "D2H then H2D through pinned host memory"));
+    return;
+  }
+  FigureLabel label = bandwidth_label(context, from, to, bytes, batch, false);
+  label.params["p2p_possible"] = p2p_possible ? "true" : "false";
+  label.params["chunk_bytes"] = std::to_string(chunk);
+  label.params["staging"] = "pinned host memory (mmap + cudaHostRegister), " + staging.placement();
+  label.params["pipeline"] = "D2H on a stream of " + gpu_name(from.index) + ", H2D on a stream of " + gpu_name(to.index) +
+                             ", each chunk's H2D waits for its D2H";
+  std::optional<double> peak;
+  const std::optional<double> from_peak = link_peak_gbps(from_link);
+  const std::optional<double> to_peak = link_peak_gbps(to_link);
+  if (from_peak && to_peak) {
+    peak = std::min(*from_peak, *to_peak);
+    label.params["peak_basis"] = "the slower of the two GPUs' PCIe links, one direction";
+  }
+  report_figure(state, static_cast<double>(bytes) * batch * state.iterations() / times.round_seconds / 1e9, peak, label);
+}
+
+// The ring of the latency benchmark in one GPU's memory, linked in `order` (a permutation of the nodes).
+class Ring {
+ public:
+  Ring(int device, const std::vector<std::uint32_t>& order)
+      : memory_(allocate_on<unsigned char>(device, kRingBytes)), start_(std::uint64_t{order.front()} * kNodeStride) {
+    DeviceBuffer<std::uint32_t> links(order.size());  // allocate_on left `device` current
+    GPUBENCH_CUDA_CHECK(cudaMemcpy(links.get(), order.data(), links.bytes(), cudaMemcpyHostToDevice));
+    GPUBENCH_CUDA_CHECK(kernels::build_ring(memory_.get(), kNodeStride, links.get(), order.size(), nullptr));
+    GPUBENCH_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+  const unsigned char* get() const { return memory_.get(); }
+  std::uint64_t start() const { return start_; }
+
+ private:
+  DeviceBuffer<unsigned char> memory_;
+  std::uint64_t start_;
+};
+
+// Evicts a GPU's L2 by writing a scratch buffer twice its size (as nvbench does before a cold measurement).
+class L2Eviction {
+ public:
+  explicit L2Eviction(int device) : device_(device), scratch_(allocate_on<unsigned char>(device, 2 * l2_bytes(device))) {}
+  void run() {
+    GPUBENCH_CUDA_CHECK(cudaSetDevice(device_));
+    GPUBENCH_CUDA_CHECK(cudaMemset(scratch_.get(), ++pattern_, scratch_.bytes()));
+    GPUBENCH_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+
+ private:
+  static std::size_t l2_bytes(int device) {
+    int bytes = 0;
+    GPUBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, device));
+    return std::max<std::size_t>(static_cast<std::size_t>(bytes), kMiB);
+  }
+  int device_;
+  DeviceBuffer<unsigned char> scratch_;
+  unsigned char pattern_ = 0;
+};
+
+// Remote-load latency: one thread on A follows a randomly ordered ring of 65536 nodes, 4 KiB apart in 256 MiB
+// of B's memory. A lap loads each node once, from cold caches: L1 is bypassed and both GPUs' L2 is evicted
+// before each lap, so every load goes over the link to B's DRAM (a lap touches only 65536 lines, 8 MiB, which
+// would otherwise stay in L2 from one lap to the next). Consecutive nodes lie on unrelated pages of a 256 MiB
+// span, so the figure includes whatever TLB misses a random walk over that span causes; the local figure (A
+// chasing the same ring in its own memory) has the same layout, so the difference is what the link adds.
+void run_latency(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& from,
+                 const BenchmarkDevice& to) {
+  PeerAccess access(from.index, to.index);
+  if (!access.enabled()) {
+    skip_benchmark(state, access.why_not());
+    return;
+  }
+  const std::size_t nodes = kRingBytes / kNodeStride;
+  std::vector<std::uint32_t> order(nodes);
+  std::iota(order.begin(), order.end(), 0u);
+  std::shuffle(order.begin(), order.end(), std::mt19937_64(81));
+  const Ring remote(to.index, order);
+  const Ring local(from.index, order);
+  L2Eviction evict_to(to.index);
+  L2Eviction evict_from(from.index);
+  auto result = allocate_on<kernels::ChaseResult>(from.index, 1);
+  CudaStream stream;  // on A, the reader
+  EventTimer timer;
+  const auto lap = [&](const Ring& ring) {
+    evict_to.run();
+    evict_from.run();  // leaves A current
+    timer.start(stream.get());
+    GPUBENCH_CUDA_CHECK(kernels::launch_pointer_chase(ring.get(), ring.start(), nodes, result.get(), stream.get()));
+    timer.stop(stream.get());
+    return timer.seconds();
+  };
+  // Poisons the result first, so a chase that did not run cannot pass.
+  const auto poison_result = [&] {
+    GPUBENCH_CUDA_CHECK(cudaSetDevice(from.index));
+    GPUBENCH_CUDA_CHECK(cudaMemset(result.get(), 0xFF, sizeof(kernels::ChaseResult)));
+  };
+  const auto chase_error = [&](const Ring& ring, const char* which) -> std::string {
+    kernels::ChaseResult got{};
+    GPUBENCH_CUDA_CHECK(cudaMemcpy(&got, result.get(), sizeof got, cudaMemcpyDeviceToHost));
+    if (got.end == ring.start() && got.first_return == nodes) return "";
+    return std::string("verification failed: the ") + which + " chase of " + std::to_string(nodes) +
+           " steps ended at byte offset " + std::to_string(got.end) + " (expected " + std::to_string(ring.start()) +
+           ") and first returned to its start at step " + std::to_string(got.first_return) + " (expected " +
+           std::to_string(nodes) + ")";
+  };
+
+  lap(local);  // warm-up: code, TLB state and clocks as for a measurement
+  poison_result();
+  std::vector<double> local_ns;
+  for (int i = 0; i < kLocalLaps; ++i) local_ns.push_back(lap(local) * 1e9 / nodes);
+  std::sort(local_ns.begin(), local_ns.end());
+  if (const std::string error = chase_error(local, "local"); !error.empty()) {
+    fail_benchmark(state, error);
+    return;
+  }
+
+  lap(remote);  // warm-up
+  poison_result();
+  double timed_seconds = 0;
+  for (auto _ : state) {
+    const double seconds = lap(remote);
+    state.SetIterationTime(seconds);
+    timed_seconds += seconds;
+  }
+  report_clocks(state, context, from);
+  if (const std::string error = chase_error(remote, "remote"); !error.empty()) {
+    fail_benchmark(state, error);
+    return;
+  }
+
+  FigureLabel label{"latency", "ns", Better::Lower, from.index, {}};
+  add_pair_params(label.params, context, from, to, true);
+  label.params["reader"] = gpu_name(from.index) + " (one thread)";
+  label.params["ring_on"] = gpu_name(to.index);
+  label.params["ring_bytes"] = std::to_string(kRingBytes);
+  label.params["node_stride_bytes"] = std::to_string(kNodeStride);
+  label.params["loads_per_lap"] = std::to_string(nodes);
+  label.params["caches"] = "L1 bypassed (ld.global.cg), both GPUs' L2 evicted before each lap, each node loaded once per lap";
+  label.params["local_latency_ns"] = format_number(local_ns[local_ns.size() / 2]);  // median of the laps
+  report_figure(state, timed_seconds * 1e9 / (static_cast<double>(nodes) * state.iterations()), std::nullopt, label);
+}
+
+}  // namespace
+
+void register_p2p_benchmarks(const BenchmarkContext& context) {
+  const std::vector<std::size_t> sizes = transfer_sizes(context.suite);
+  const auto per_size = [&](const std::string& variant,
+                            void (*run)(benchmark::State&, const BenchmarkContext&, const BenchmarkDevice&,
+                                        const BenchmarkDevice&, std::size_t)) {
+    for (std::size_t bytes : sizes) {
+      register_per_pair(context, "p2p/" + variant + "/" + size_name(bytes),
+                        [&context, run, bytes](benchmark::State& state, const BenchmarkDevice& from, const BenchmarkDevice& to) {
+                          run(state, context, from, to, bytes);
+                        });
+    }
+  };
+  per_size("ce_unidir", run_ce_unidir);
+  per_size("ce_bidir", run_ce_bidir);
+  per_size("sm_write", [](benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& from,
+                          const BenchmarkDevice& to, std::size_t bytes) { run_sm_copy(state, context, from, to, bytes, SmSide::Write); });
+  per_size("sm_read", [](benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& from,
+                         const BenchmarkDevice& to, std::size_t bytes) { run_sm_copy(state, context, from, to, bytes, SmSide::Read); });
+  per_size("staged_host", run_staged_host);
+  register_per_pair(context, "p2p/latency", [&context](benchmark::State& state, const BenchmarkDevice& from, const BenchmarkDevice& to) {
+    run_latency(state, context, from, to);
+  });
+}
+
+}  // namespace gpubench

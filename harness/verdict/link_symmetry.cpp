@@ -1,0 +1,107 @@
+#include "harness/verdict/link_symmetry.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <regex>
+#include <sstream>
+#include <tuple>
+
+#include "harness/results/statistics.hpp"
+
+namespace gpubench {
+namespace {
+
+// A metric of one ordered pair, its id split around the pair.
+struct PairMetric {
+  const Metric* metric;
+  std::string generic;  // the id with the pair as "*": p2p/ce_unidir/1GiB/*/bandwidth
+  int from;
+  int to;
+  std::string link;
+};
+
+std::optional<PairMetric> parse_pair_metric(const Metric& metric) {
+  static const std::regex pair(R"(^(.+)/gpu([0-9]{1,6})-gpu([0-9]{1,6})/([^/]+)$)");
+  std::smatch match;
+  if (!std::regex_match(metric.id, match, pair)) return std::nullopt;
+  if (!std::isfinite(metric.value) || metric.value <= 0) return std::nullopt;
+  const auto link = metric.params.find("link");
+  return PairMetric{&metric, match[1].str() + "/*/" + match[4].str(), std::stoi(match[2].str()), std::stoi(match[3].str()),
+                    link == metric.params.end() || link->second.empty() ? "unknown" : link->second};
+}
+
+// Positive when worse.
+double worseness(double deviation, Better better) { return better == Better::Higher ? -deviation : deviation; }
+
+std::string describe(double deviation, const std::string& against) {
+  std::ostringstream out;
+  out.precision(1);
+  out << std::fixed << (deviation >= 0 ? "+" : "") << 100 * deviation << " % against " << against;
+  return out.str();
+}
+
+std::string format_value(double value, const std::string& unit) {
+  std::ostringstream out;
+  out.precision(4);
+  out << value << ' ' << unit;
+  return out.str();
+}
+
+}  // namespace
+
+const char* to_string(LinkRule rule) {
+  return rule == LinkRule::BelowLinkMedian ? "below_link_median" : "below_reverse";
+}
+
+std::vector<LinkFinding> find_link_asymmetries(const std::vector<Metric>& metrics, const LinkSymmetryOptions& options) {
+  std::vector<PairMetric> pairs;
+  for (const Metric& metric : metrics) {
+    if (std::optional<PairMetric> parsed = parse_pair_metric(metric)) pairs.push_back(std::move(*parsed));
+  }
+  std::vector<LinkFinding> findings;
+
+  // Each pair against the median of the pairs with the same id and link kind.
+  std::map<std::pair<std::string, std::string>, std::vector<const PairMetric*>> by_link;
+  for (const PairMetric& pair : pairs) by_link[{pair.generic, pair.link}].push_back(&pair);
+  for (const auto& [key, group] : by_link) {
+    if (group.size() < options.min_link_pairs) continue;
+    std::vector<double> values;
+    std::vector<std::string> ids;
+    for (const PairMetric* pair : group) {
+      values.push_back(pair->metric->value);
+      ids.push_back(pair->metric->id);
+    }
+    const double reference = median(values);
+    for (const PairMetric* pair : group) {
+      const Metric& m = *pair->metric;
+      const double deviation = (m.value - reference) / reference;
+      if (worseness(deviation, m.better) <= options.tolerance) continue;
+      findings.push_back({LinkRule::BelowLinkMedian, m.id, m.value, m.unit, pair->link, reference, ids, deviation,
+                          describe(deviation, "the median of " + std::to_string(group.size()) + " " + pair->link +
+                                                  " pairs (" + format_value(reference, m.unit) + ")")});
+    }
+  }
+
+  // Each direction against its reverse.
+  std::map<std::tuple<std::string, int, int>, const PairMetric*> by_direction;
+  for (const PairMetric& pair : pairs) by_direction[{pair.generic, pair.from, pair.to}] = &pair;
+  for (const PairMetric& pair : pairs) {
+    const auto reverse = by_direction.find({pair.generic, pair.to, pair.from});
+    if (reverse == by_direction.end()) continue;
+    const Metric& m = *pair.metric;
+    const Metric& r = *reverse->second->metric;
+    const double deviation = (m.value - r.value) / r.value;
+    if (worseness(deviation, m.better) <= options.tolerance) continue;
+    findings.push_back({LinkRule::BelowReverse, m.id, m.value, m.unit, pair.link, r.value, {m.id, r.id}, deviation,
+                        describe(deviation, "the reverse direction " + r.id + " (" + format_value(r.value, r.unit) + ")")});
+  }
+
+  std::stable_sort(findings.begin(), findings.end(), [&](const LinkFinding& a, const LinkFinding& b) {
+    return std::fabs(a.deviation) > std::fabs(b.deviation);
+  });
+  return findings;
+}
+
+}  // namespace gpubench

@@ -1,0 +1,81 @@
+#include "benchmarks/nccl/nccl_tuning_line.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+#include <vector>
+
+namespace gpubench {
+namespace {
+
+// NCCL's enum order (src/include/nccl_common.h) for the releases that printed numbers.
+constexpr const char* kAlgorithmNames[] = {"tree", "ring", "collnetdirect", "collnetchain", "nvls", "nvlstree", "pat"};
+constexpr const char* kProtocolNames[] = {"ll", "ll128", "simple"};
+
+std::vector<std::string> lower_case_words(const std::string& line) {
+  std::string lowered;
+  lowered.reserve(line.size());
+  for (char c : line) lowered += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::istringstream in(lowered);
+  std::vector<std::string> words;
+  for (std::string word; in >> word;) words.push_back(word);
+  return words;
+}
+
+bool all_digits(const std::string& word) {
+  if (word.empty()) return false;
+  for (char c : word) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  }
+  return true;
+}
+
+// A name ("Ring", "LL128") or an enum value ("1"), up to the first character that belongs to neither.
+template <std::size_t N>
+std::optional<std::string> choice_name(const std::string& word, const char* const (&by_value)[N]) {
+  std::string name;
+  for (char c : word) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) break;
+    name += c;
+  }
+  if (name.empty()) return std::nullopt;
+  if (!all_digits(name)) return name;
+  if (name.size() > 2) return std::nullopt;
+  const std::size_t value = std::stoul(name);
+  if (value >= N) return std::nullopt;
+  return std::string(by_value[value]);
+}
+
+std::optional<NcclCombination> choice_in_line(const std::string& line, std::size_t bytes) {
+  const std::vector<std::string> w = lower_case_words(line);
+  // ... [<Collective>:] <bytes> Bytes -> Algo <algo> proto <proto> ...
+  for (std::size_t k = 1; k + 5 < w.size(); ++k) {
+    if (w[k] != "bytes" || w[k + 1] != "->" || w[k + 2] != "algo" || w[k + 4] != "proto") continue;
+    if (!all_digits(w[k - 1]) || w[k - 1].size() > 19 || std::stoull(w[k - 1]) != bytes) return std::nullopt;
+    if (k >= 2 && !w[k - 2].empty() && w[k - 2].back() == ':' && w[k - 2] != "allreduce:") return std::nullopt;
+    const std::optional<std::string> algo = choice_name(w[k + 3], kAlgorithmNames);
+    const std::optional<std::string> proto = choice_name(w[k + 5], kProtocolNames);
+    if (!algo || !proto) return std::nullopt;
+    return NcclCombination{*algo, *proto};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<NcclCombination> allreduce_choice_from_debug_text(const std::string& text, std::size_t bytes) {
+  std::optional<NcclCombination> choice;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(start, end - start);
+    start = end + 1;
+    // Parts of the file that were emptied while NCCL kept writing read back as NUL bytes.
+    line.erase(std::remove(line.begin(), line.end(), '\0'), line.end());
+    if (std::optional<NcclCombination> found = choice_in_line(line, bytes)) choice = std::move(found);
+  }
+  return choice;
+}
+
+}  // namespace gpubench

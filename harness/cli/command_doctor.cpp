@@ -1,0 +1,59 @@
+// gpubench doctor: the health of a GPU node, each finding with a severity and the fix to try. Reads only:
+// it never changes a GPU setting.
+#include <iostream>
+#include <memory>
+
+#include "harness/cli/commands.hpp"
+#include "harness/cli/exit_codes.hpp"
+#include "harness/doctor/doctor_report.hpp"
+#include "harness/doctor/health_rules.hpp"
+#include "harness/doctor/read_node_facts.hpp"
+#include "harness/environment/device_selection.hpp"
+#include "harness/environment/nvml_library.hpp"
+
+namespace gpubench {
+namespace {
+
+struct DoctorArguments {
+  std::string devices;
+  bool json = false;
+};
+
+int doctor_command(const DoctorArguments& args) {
+  std::string nvml_error;
+  const std::unique_ptr<NvmlLibrary> nvml = NvmlLibrary::load(&nvml_error);
+  const CudaStatus cuda = probe_cuda();
+  std::vector<int> devices;
+  if (cuda.error.empty()) {
+    try {
+      devices = parse_device_list(args.devices, cuda.device_count);
+    } catch (const std::invalid_argument& error) {
+      throw UsageError(std::string("--devices ") + error.what());
+    }
+  }
+  const NodeFacts facts = read_node_facts(nvml.get(), nvml_error, cuda, devices);
+  const std::vector<Finding> findings = judge_node_health(facts);
+  if (args.json) {
+    std::cout << findings_json(findings).dump(2) << "\n";
+  } else {
+    print_findings(findings, std::cout);
+  }
+  // The findings that need no GPU are printed above; without a GPU the exit code is still `gpubench run`'s.
+  if (!cuda.error.empty()) {
+    std::cerr << "gpubench: no usable GPU: " << cuda.error << "\n";
+    return kExitNoGpu;
+  }
+  return any_critical(findings) ? kExitFailed : kExitOk;
+}
+
+}  // namespace
+
+void add_doctor_command(CLI::App& app, CommandState& state) {
+  auto args = std::make_shared<DoctorArguments>();
+  CLI::App* doctor = app.add_subcommand("doctor", "check the node's GPUs, links and host; exit 1 on a critical finding");
+  doctor->add_option("--devices", args->devices, "GPUs to check, e.g. 0,1 or 0-3 (default: all)");
+  doctor->add_flag("--json", args->json, "print the findings as a JSON array");
+  doctor->callback([args, &state] { state.exit_code = doctor_command(*args); });
+}
+
+}  // namespace gpubench

@@ -1,0 +1,15 @@
+#include "harness/doctor/finding.hpp"
+
+namespace gpubench {
+
+const char* severity_name(Severity severity) {
+  switch (severity) {
+    case Severity::Critical: return "critical";
+    case Severity::Warning: return "warning";
+    case Severity::Info: return "info";
+    case Severity::Ok: return "ok";
+  }
+  return "unknown";
+}
+
+}  // namespace gpubench

@@ -1,0 +1,24 @@
+#pragma once
+// The health rules of `gpubench doctor`: facts read from a node in, findings out. Pure, so that every rule
+// can be tested on a machine without a GPU.
+#include <cstdint>
+#include <vector>
+
+#include "harness/doctor/finding.hpp"
+#include "harness/doctor/node_facts.hpp"
+
+namespace gpubench {
+
+// Where a count or a temperature starts to matter. Rules of thumb, not NVIDIA limits.
+struct HealthLimits {
+  std::uint64_t correctable_ecc_errors = 100;  // volatile corrected errors since the driver loaded
+  unsigned temperature_margin_c = 10;          // warn this close to the slowdown temperature
+  std::uint64_t nvlink_link_errors = 100;      // replay + CRC errors of one link since the driver loaded
+};
+
+// Every finding, worst first; checks that ran and found nothing appear once as Severity::Ok.
+std::vector<Finding> judge_node_health(const NodeFacts& facts, const HealthLimits& limits = {});
+
+bool any_critical(const std::vector<Finding>& findings);
+
+}  // namespace gpubench

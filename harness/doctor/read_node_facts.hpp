@@ -1,0 +1,18 @@
+#pragma once
+// Reads what `gpubench doctor` judges: NVML, CUDA and sysfs for each GPU, the links between the GPUs, and
+// the host. Reads only and changes no GPU setting; whatever cannot be read is kept with the reason.
+#include <string>
+#include <vector>
+
+#include "harness/doctor/node_facts.hpp"
+#include "harness/environment/fingerprint.hpp"
+
+namespace gpubench {
+
+class NvmlLibrary;
+
+// nvml may be null (nvml_why_not then says why). devices are CUDA indexes, used when cuda found GPUs.
+NodeFacts read_node_facts(const NvmlLibrary* nvml, const std::string& nvml_why_not, const CudaStatus& cuda,
+                          const std::vector<int>& devices);
+
+}  // namespace gpubench

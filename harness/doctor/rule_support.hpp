@@ -1,0 +1,52 @@
+#pragma once
+// What the rule files share: a per-GPU check run over every GPU, whose quiet GPUs become one ok finding,
+// and the rule groups health_rules.cpp calls.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "harness/doctor/finding.hpp"
+#include "harness/doctor/health_rules.hpp"
+#include "harness/doctor/node_facts.hpp"
+
+namespace gpubench {
+
+// What one check says about one GPU.
+class GpuCheck {
+ public:
+  GpuCheck(std::string check, int gpu) : check_(std::move(check)), gpu_(gpu) {}
+  void flag(Severity severity, std::string finding, std::string fix);
+  // An info finding: what the check needs could not be read, and why.
+  void cannot_check(const std::string& what, const std::string& why);
+  // Nothing to judge on this GPU (no NVLinks, ECC off ...): neither a finding nor an ok.
+  void skip() { skipped_ = true; }
+
+  bool skipped() const { return skipped_; }
+  const std::vector<Finding>& findings() const { return findings_; }
+
+ private:
+  std::string check_;
+  int gpu_;
+  bool skipped_ = false;
+  std::vector<Finding> findings_;
+};
+
+using GpuRule = std::function<void(const GpuFacts&, GpuCheck&)>;
+
+// Runs an NVML-based rule on every GPU NVML can see; the GPUs it found nothing on make one ok finding.
+void check_each_gpu(const NodeFacts& facts, const std::string& check, const std::string& ok_text, const GpuRule& rule,
+                    std::vector<Finding>& out);
+
+// "1.5 GiB"
+std::string format_bytes(std::uint64_t bytes);
+
+// The rule groups, one file each.
+void judge_gpu_state(const NodeFacts& facts, const HealthLimits& limits, std::vector<Finding>& out);  // gpu_rules.cpp
+void judge_gpu_memory(const NodeFacts& facts, const HealthLimits& limits, std::vector<Finding>& out);  // memory_rules.cpp
+void judge_gpu_links(const NodeFacts& facts, const HealthLimits& limits, std::vector<Finding>& out);  // link_rules.cpp
+void judge_host(const NodeFacts& facts, std::vector<Finding>& out);  // host_rules.cpp
+void judge_variables(const std::map<std::string, std::string>& variables, std::vector<Finding>& out);  // variable_rules.cpp
+
+}  // namespace gpubench

@@ -1,0 +1,144 @@
+#include "harness/acceptance/acceptance_verdict.hpp"
+
+#include <map>
+
+#include "harness/report/xml_text.hpp"
+#include "harness/verdict/fleet.hpp"
+
+namespace gpubench {
+namespace {
+
+void worsen(StageResult& stage, const std::string& verdict, std::string reason) {
+  const auto rank = [](const std::string& v) { return v == "fail" ? 2 : v == "warn" ? 1 : 0; };
+  if (rank(verdict) > rank(stage.verdict)) stage.verdict = verdict;
+  stage.reasons.push_back(std::move(reason));
+}
+
+std::string combine(const std::vector<StageResult>& stages) {
+  std::string verdict = "pass";
+  for (const StageResult& s : stages) {
+    if (s.verdict == "fail") return "fail";
+    if (s.verdict == "warn") verdict = "warn";
+  }
+  return verdict;
+}
+
+}  // namespace
+
+AcceptanceReport judge_acceptance(const std::vector<int>& devices, const std::vector<Finding>& doctor,
+                                  const std::optional<CheckReport>& check, const std::string& baseline_note,
+                                  const std::vector<GpuStressVerdict>& stress) {
+  AcceptanceReport report;
+  std::map<int, std::map<std::string, StageResult>> per_gpu;
+  for (int d : devices) {
+    for (const char* stage : {"doctor", "performance", "stress"}) per_gpu[d][stage] = {stage, "pass", {}};
+  }
+  std::map<std::string, StageResult> node = {{"doctor", {"doctor", "pass", {}}}, {"performance", {"performance", "pass", {}}}};
+
+  for (const Finding& f : doctor) {
+    const std::string verdict = f.severity == Severity::Critical ? "fail" : f.severity == Severity::Warning ? "warn" : "pass";
+    if (verdict == "pass") continue;
+    const std::string reason = f.check + ": " + f.finding + (f.fix.empty() ? "" : " (fix: " + f.fix + ")");
+    if (f.gpus.empty()) {
+      worsen(node["doctor"], verdict, reason);
+    } else {
+      for (int g : f.gpus) {
+        if (per_gpu.count(g)) worsen(per_gpu[g]["doctor"], verdict, reason);
+      }
+    }
+  }
+  if (check) {
+    report.baseline = check->baseline_path;
+    for (const MetricVerdict& v : check->verdicts) {
+      const std::string verdict = v.kind == VerdictKind::Regression || v.kind == VerdictKind::Failed ? "fail"
+                                  : v.kind == VerdictKind::Noisy || v.kind == VerdictKind::Missing   ? "warn"
+                                                                                                     : "pass";
+      if (verdict == "pass") continue;
+      const std::string reason = std::string(to_string(v.kind)) + " " + v.id + ": " + v.reason;
+      const auto gpu = split_gpu(v.id).second;
+      if (gpu && per_gpu.count(*gpu)) {
+        worsen(per_gpu[*gpu]["performance"], verdict, reason);
+      } else {
+        worsen(node["performance"], verdict, reason);
+      }
+    }
+  } else {
+    report.baseline = baseline_note;
+    worsen(node["performance"], "warn", "not judged: " + baseline_note);
+  }
+  for (const GpuStressVerdict& v : stress) {
+    if (!per_gpu.count(v.index)) continue;
+    for (const StressFinding& f : v.findings) {
+      if (f.severity == "fail" || f.severity == "warn") worsen(per_gpu[v.index]["stress"], f.severity, f.check + ": " + f.message);
+    }
+  }
+  for (auto& [index, stages] : per_gpu) {
+    GpuAcceptance gpu{index, "", {stages["doctor"], stages["performance"], stages["stress"]}};
+    gpu.verdict = combine(gpu.stages);
+    report.gpus.push_back(gpu);
+  }
+  report.node_stages = {node["doctor"], node["performance"]};
+  std::vector<StageResult> everything = report.node_stages;
+  for (const GpuAcceptance& gpu : report.gpus) everything.push_back({"gpu" + std::to_string(gpu.index), gpu.verdict, {}});
+  report.node_verdict = combine(everything);
+  return report;
+}
+
+nlohmann::json acceptance_json(const AcceptanceReport& report) {
+  const auto stage_json = [](const StageResult& s) {
+    return nlohmann::json{{"stage", s.stage}, {"verdict", s.verdict}, {"reasons", s.reasons}};
+  };
+  nlohmann::json gpus = nlohmann::json::array();
+  for (const GpuAcceptance& gpu : report.gpus) {
+    nlohmann::json stages = nlohmann::json::array();
+    for (const StageResult& s : gpu.stages) stages.push_back(stage_json(s));
+    gpus.push_back({{"index", gpu.index}, {"verdict", gpu.verdict}, {"stages", stages}});
+  }
+  nlohmann::json node = nlohmann::json::array();
+  for (const StageResult& s : report.node_stages) node.push_back(stage_json(s));
+  return {{"schema", "gpubench.acceptance/1"}, {"node_verdict", report.node_verdict}, {"baseline", report.baseline},
+          {"node", node},                      {"gpus", gpus}};
+}
+
+void write_acceptance_junit(const AcceptanceReport& report, std::ostream& out) {
+  std::vector<std::pair<std::string, StageResult>> cases;
+  for (const StageResult& s : report.node_stages) cases.emplace_back("node", s);
+  for (const GpuAcceptance& gpu : report.gpus) {
+    for (const StageResult& s : gpu.stages) cases.emplace_back("gpu" + std::to_string(gpu.index), s);
+  }
+  int failures = 0;
+  for (const auto& c : cases) failures += c.second.verdict == "fail";
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"gpubench acceptance\" tests=\"" << cases.size()
+      << "\" failures=\"" << failures << "\">\n  <testsuite name=\"acceptance\" tests=\"" << cases.size() << "\" failures=\""
+      << failures << "\" errors=\"0\">\n";
+  for (const auto& [scope, s] : cases) {
+    std::string reasons;
+    for (const std::string& r : s.reasons) reasons += r + "\n";
+    out << "    <testcase classname=\"acceptance." << scope << "\" name=\"" << s.stage << "\" time=\"0\">";
+    if (s.verdict == "fail") {
+      out << "<failure message=\"" << xml_escape(s.reasons.empty() ? "failed" : s.reasons.front()) << "\">" << xml_escape(reasons)
+          << "</failure>";
+    } else if (!reasons.empty()) {
+      out << "<system-out>" << xml_escape(reasons) << "</system-out>";
+    }
+    out << "</testcase>\n";
+  }
+  out << "  </testsuite>\n</testsuites>\n";
+}
+
+void print_acceptance(const AcceptanceReport& report, std::ostream& out) {
+  const auto print_stage = [&out](const std::string& scope, const StageResult& s) {
+    out << "  " << scope << "  " << s.stage << ": " << s.verdict << "\n";
+    for (const std::string& r : s.reasons) out << "      " << r << "\n";
+  };
+  out << "\nAcceptance\n";
+  for (const StageResult& s : report.node_stages) print_stage("node", s);
+  for (const GpuAcceptance& gpu : report.gpus) {
+    for (const StageResult& s : gpu.stages) print_stage("GPU " + std::to_string(gpu.index), s);
+    out << "  GPU " << gpu.index << " verdict: " << gpu.verdict << "\n";
+  }
+  out << "baseline: " << report.baseline << "\nnode verdict: " << report.node_verdict
+      << (report.node_verdict == "fail" ? " (do not put this node into service)" : "") << "\n";
+}
+
+}  // namespace gpubench

@@ -1,0 +1,129 @@
+// gpubench acceptance: one command for a new node — doctor, the quick suite against the matching baseline,
+// a short stress run — with one verdict per GPU and one for the node; exit 1 when it should not go into service.
+#include <unistd.h>
+
+#include <chrono>
+#include <iostream>
+#include <memory>
+
+#include "harness/acceptance/acceptance_verdict.hpp"
+#include "harness/baseline/machine_kind.hpp"
+#include "harness/cli/cli_support.hpp"
+#include "harness/cli/commands.hpp"
+#include "harness/cli/exit_codes.hpp"
+#include "harness/doctor/health_rules.hpp"
+#include "harness/doctor/read_node_facts.hpp"
+#include "harness/environment/device_selection.hpp"
+#include "harness/environment/fingerprint.hpp"
+#include "harness/environment/nvml_library.hpp"
+#include "harness/report/progress_display.hpp"
+#include "harness/report/stress_display.hpp"
+#include "harness/results/input_error.hpp"
+#include "harness/results/results_io.hpp"
+#include "harness/runner/micro_listing.hpp"
+#include "harness/runner/run_benchmarks.hpp"
+#include "harness/runner/run_record.hpp"
+#include "harness/stress/stress_document.hpp"
+#include "harness/stress/stress_run.hpp"
+
+namespace gpubench {
+namespace {
+
+struct AcceptanceArguments {
+  std::string devices;
+  std::string baseline;
+  std::string stress_duration = "30s";
+  std::string output;
+  std::string json;
+  std::string junit;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+int acceptance_command(const AcceptanceArguments& args, const CommandState& state) {
+  const auto started = std::chrono::steady_clock::now();
+  std::chrono::seconds stress_duration;
+  try {
+    stress_duration = parse_duration(args.stress_duration);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(std::string("--stress-duration ") + error.what());
+  }
+  std::string nvml_error;
+  const std::unique_ptr<NvmlLibrary> nvml = NvmlLibrary::load(&nvml_error);
+  const CudaStatus cuda = probe_cuda();
+  if (!cuda.error.empty()) throw NoGpuError(cuda.error);
+  std::vector<int> devices;
+  try {
+    devices = parse_device_list(args.devices, cuda.device_count);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(std::string("--devices ") + error.what());
+  }
+
+  std::cerr << "[1/3] doctor\n";
+  const std::vector<Finding> findings = judge_node_health(read_node_facts(nvml.get(), nvml_error, cuda, devices));
+
+  std::cerr << "[2/3] quick suite (" << std::to_string(static_cast<int>(seconds_since(started))) + " s" << ")\n";
+  ResultsDocument document = start_results_document(state.command_line, "quick", devices, nvml.get(), nvml_error);
+  const std::string output = args.output.empty() ? default_output_stem(document) + "-acceptance.json" : args.output;
+  RunOptions options;
+  options.suite = "quick";
+  options.devices = devices;
+  options.micro_path = default_micro_path();
+  options.log_dir = output + ".logs";
+  std::vector<TelemetrySampler::Target> targets;
+  for (int index : devices) targets.push_back({index, nvml ? nvml->device_for_cuda_index(index) : nullptr});
+  run_benchmarks(options, targets, nvml.get(), make_progress_display(std::cerr, isatty(STDERR_FILENO) != 0), *state.stop, document);
+
+  std::optional<CheckReport> check;
+  std::string baseline_note;
+  const MachineKind kind = machine_kind_of(document, output);
+  const std::string where = args.baseline.empty() ? default_baseline_location() : args.baseline;
+  try {
+    const BaselineChoice choice = choose_baseline(kind, where);
+    if (choice.path.empty()) {
+      baseline_note = "no baseline for " + describe(kind) + " in " + where;
+    } else {
+      check = check_against_baseline(document, output, choice.baseline, choice.path);
+    }
+  } catch (const InputError& error) {
+    baseline_note = error.what();
+  }
+
+  std::cerr << "[3/3] stress, " << stress_duration.count() << " s (" << std::to_string(static_cast<int>(seconds_since(started))) + " s" << ")\n";
+  StressOptions stress;
+  stress.duration = stress_duration;
+  stress.devices = devices;
+  const std::vector<GpuStressRecord> records = run_stress(stress, nvml.get(), *state.stop, {});
+  const StressLimits limits;
+  const std::vector<GpuStressVerdict> verdicts = judge_stress(records, limits);
+  add_stress_to_document(records, verdicts, limits, static_cast<double>(stress_duration.count()), document);
+  document.run.interrupted = state.stop->load();
+  finish_results_document(document);
+  write_json_atomically(to_json(document), output);
+
+  const AcceptanceReport report = judge_acceptance(devices, findings, check, baseline_note, verdicts);
+  if (!args.json.empty()) write_json_atomically(acceptance_json(report), args.json);
+  if (!args.junit.empty()) write_text_atomically(args.junit, [&](std::ostream& out) { write_acceptance_junit(report, out); });
+  print_acceptance(report, std::cout);
+  std::cout << "results: " << output << "\ntook " << std::to_string(static_cast<int>(seconds_since(started))) + " s" << "\n";
+  if (document.run.interrupted) return kExitFailed;
+  return report.node_verdict == "fail" ? kExitFailed : kExitOk;
+}
+
+}  // namespace
+
+void add_acceptance_command(CLI::App& app, CommandState& state) {
+  auto args = std::make_shared<AcceptanceArguments>();
+  CLI::App* acceptance = app.add_subcommand("acceptance", "accept a new node: doctor, quick suite against its baseline, short stress");
+  acceptance->add_option("--devices", args->devices, "GPUs to test (default: all)");
+  acceptance->add_option("--baseline", args->baseline, "baseline file or directory (default: the shipped baselines)");
+  acceptance->add_option("--stress-duration", args->stress_duration, "length of the stress stage")->capture_default_str();
+  acceptance->add_option("-o,--output", args->output, "results document (default: gpubench-HOST-TIME-acceptance.json)");
+  acceptance->add_option("--json", args->json, "also write the verdicts as JSON to this file");
+  acceptance->add_option("--junit", args->junit, "also write the verdicts as JUnit XML to this file");
+  acceptance->callback([args, &state] { state.exit_code = acceptance_command(*args, state); });
+}
+
+}  // namespace gpubench

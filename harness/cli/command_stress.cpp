@@ -1,0 +1,88 @@
+// gpubench stress: burn-in with verified results and telemetry; one verdict per GPU and one for the node.
+#include <unistd.h>
+
+#include <iostream>
+#include <memory>
+
+#include "harness/cli/cli_support.hpp"
+#include "harness/cli/commands.hpp"
+#include "harness/cli/exit_codes.hpp"
+#include "harness/environment/device_selection.hpp"
+#include "harness/environment/fingerprint.hpp"
+#include "harness/environment/nvml_library.hpp"
+#include "harness/report/stress_display.hpp"
+#include "harness/results/results_io.hpp"
+#include "harness/runner/run_record.hpp"
+#include "harness/stress/stress_document.hpp"
+#include "harness/stress/stress_run.hpp"
+
+namespace gpubench {
+namespace {
+
+struct StressArguments {
+  std::string duration = "60s";
+  std::string devices;
+  std::string output;
+  double max_temperature_c = 85;
+  std::string inject_fault;
+};
+
+int stress_command(const StressArguments& args, const CommandState& state) {
+  std::chrono::seconds duration;
+  try {
+    duration = parse_duration(args.duration);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(std::string("--duration ") + error.what());
+  }
+  std::string nvml_error;
+  const std::unique_ptr<NvmlLibrary> nvml = NvmlLibrary::load(&nvml_error);
+  const CudaStatus cuda = probe_cuda();
+  if (!cuda.error.empty()) throw NoGpuError(cuda.error);
+  StressOptions options;
+  options.duration = duration;
+  options.inject_fault = args.inject_fault;
+  try {
+    options.devices = parse_device_list(args.devices, cuda.device_count);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(std::string("--devices ") + error.what());
+  }
+  if (!nvml) std::cerr << "gpubench: " << nvml_error << ": no telemetry, temperature or throttle checks\n";
+
+  ResultsDocument document = start_results_document(state.command_line, "stress", options.devices, nvml.get(), nvml_error);
+  const std::string output = args.output.empty() ? default_output_stem(document) + "-stress.json" : args.output;
+  const bool terminal = isatty(STDERR_FILENO) != 0;
+  int lines = 0;
+  std::cerr << "gpubench stress: " << duration.count() << " s on GPU " << format_device_list(options.devices) << "\n";
+  const std::vector<GpuStressRecord> records =
+      run_stress(options, nvml.get(), *state.stop, [&](double elapsed, const std::vector<GpuStressRecord>& so_far) {
+        if (terminal || static_cast<long>(elapsed) % 10 == 0) {
+          draw_stress_progress(std::cerr, elapsed, static_cast<double>(duration.count()), so_far, terminal, lines);
+        }
+      });
+  StressLimits limits;
+  limits.max_temperature_c = args.max_temperature_c;
+  const std::vector<GpuStressVerdict> verdicts = judge_stress(records, limits);
+  add_stress_to_document(records, verdicts, limits, static_cast<double>(duration.count()), document);
+  document.run.interrupted = state.stop->load();
+  finish_results_document(document);
+  write_json_atomically(to_json(document), output);
+  print_stress_summary(std::cout, records, verdicts);
+  std::cout << "results: " << output << "\n";
+  return node_verdict(verdicts) == "fail" ? kExitFailed : kExitOk;
+}
+
+}  // namespace
+
+void add_stress_command(CLI::App& app, CommandState& state) {
+  auto args = std::make_shared<StressArguments>();
+  CLI::App* stress = app.add_subcommand("stress", "burn-in: Tensor Core GEMM and memory test on every GPU, verified, with telemetry");
+  stress->add_option("--duration", args->duration, "how long: 90s, 10m, 1h")->capture_default_str();
+  stress->add_option("--devices", args->devices, "GPUs to use, e.g. 0,1 (default: all)");
+  stress->add_option("-o,--output", args->output, "results file (default: gpubench-HOST-TIME-stress.json)");
+  stress->add_option("--max-temperature", args->max_temperature_c, "fail a GPU that reaches this temperature (C)")->capture_default_str();
+  // Test-only: prove the corruption checks catch a flipped bit (gemm: one result element; memory: one word).
+  stress->add_option("--inject-fault", args->inject_fault)->check(CLI::IsMember({"gemm", "memory"}))->group("");
+  stress->callback([args, &state] { state.exit_code = stress_command(*args, state); });
+}
+
+}  // namespace gpubench

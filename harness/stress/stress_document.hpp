@@ -1,0 +1,13 @@
+#pragma once
+// A stress run in a results document: per GPU a TFLOP/s metric (one sample per window), a failure for each
+// failing finding (so `gpubench check` fails the run too), and the "stress" section with the telemetry time
+// series, windows, counts and verdicts.
+#include "harness/results/results_document.hpp"
+#include "harness/stress/stress_rules.hpp"
+
+namespace gpubench {
+
+void add_stress_to_document(const std::vector<GpuStressRecord>& gpus, const std::vector<GpuStressVerdict>& verdicts,
+                            const StressLimits& limits, double duration_s, ResultsDocument& document);
+
+}  // namespace gpubench

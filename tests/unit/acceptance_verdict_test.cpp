@@ -1,0 +1,71 @@
+// How the acceptance verdict combines doctor, performance and stress, per GPU and for the node.
+#include "harness/acceptance/acceptance_verdict.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace gpubench {
+namespace {
+
+CheckReport check_with(std::vector<MetricVerdict> verdicts) {
+  CheckReport report;
+  report.baseline_path = "baselines/nvidia-h200-x2-nv18.json";
+  report.verdicts = std::move(verdicts);
+  return report;
+}
+
+MetricVerdict verdict(const std::string& id, VerdictKind kind) {
+  MetricVerdict v;
+  v.id = id;
+  v.kind = kind;
+  v.reason = "test";
+  return v;
+}
+
+TEST(Acceptance, AllClearPasses) {
+  const AcceptanceReport r = judge_acceptance({0, 1}, {{Severity::Ok, "ecc.disabled", {0, 1}, "ok", ""}},
+                                              check_with({verdict("memory/triad/1GiB/gpu0/bandwidth", VerdictKind::Pass)}), "",
+                                              {{0, "pass", 780, 65, 690, {}}, {1, "pass", 781, 66, 690, {}}});
+  EXPECT_EQ(r.node_verdict, "pass");
+  ASSERT_EQ(r.gpus.size(), 2u);
+  EXPECT_EQ(r.gpus[0].verdict, "pass");
+}
+
+TEST(Acceptance, EachStageFailsTheRightGpuOrTheNode) {
+  const std::vector<Finding> doctor = {{Severity::Critical, "ecc.uncorrectable_errors", {1}, "2 errors", "replace"},
+                                       {Severity::Warning, "cpu.governor", {}, "powersave", "set performance"}};
+  const CheckReport check = check_with({verdict("memory/triad/1GiB/gpu0/bandwidth", VerdictKind::Regression),
+                                        verdict("nccl/allreduce/ring/simple/1GiB/out_of_place/busbw", VerdictKind::Noisy)});
+  const std::vector<GpuStressVerdict> stress = {{0, "pass", 780, 65, 690, {}},
+                                                {1, "fail", 700, 91, 700, {{"temperature.slowdown", "fail", "91 C"}}}};
+  const AcceptanceReport r = judge_acceptance({0, 1}, doctor, check, "", stress);
+  EXPECT_EQ(r.node_verdict, "fail");
+  EXPECT_EQ(r.gpus[0].verdict, "fail");  // the triad regression
+  EXPECT_EQ(r.gpus[0].stages[1].stage, "performance");
+  EXPECT_EQ(r.gpus[0].stages[1].verdict, "fail");
+  EXPECT_EQ(r.gpus[1].stages[0].verdict, "fail");  // doctor: ECC
+  EXPECT_EQ(r.gpus[1].stages[2].verdict, "fail");  // stress: temperature
+  EXPECT_EQ(r.node_stages[0].verdict, "warn");     // the governor belongs to the node
+  EXPECT_EQ(r.node_stages[1].verdict, "warn");     // the noisy all-reduce belongs to no single GPU
+}
+
+TEST(Acceptance, NoBaselineIsAWarningThatSaysWhy) {
+  const AcceptanceReport r = judge_acceptance({0}, {}, std::nullopt, "no baseline for 1 x NVIDIA B200 (single)", {});
+  EXPECT_EQ(r.node_verdict, "warn");
+  EXPECT_NE(r.node_stages[1].reasons[0].find("NVIDIA B200"), std::string::npos);
+}
+
+TEST(Acceptance, JunitHasOneCasePerStageAndScope) {
+  const AcceptanceReport r = judge_acceptance({0, 1}, {}, std::nullopt, "none", {});
+  std::ostringstream out;
+  write_acceptance_junit(r, out);
+  const std::string xml = out.str();
+  std::size_t cases = 0;
+  for (std::size_t at = xml.find("<testcase"); at != std::string::npos; at = xml.find("<testcase", at + 1)) ++cases;
+  EXPECT_EQ(cases, 2u + 2u * 3u);
+  EXPECT_EQ(acceptance_json(r)["schema"], "gpubench.acceptance/1");
+}
+
+}  // namespace
+}  // namespace gpubench

@@ -57,6 +57,12 @@ int main(int argc, char** argv) {
   }
 
   register_memory_benchmarks(context);
+  register_gemm_benchmarks(context);
+  register_pcie_benchmarks(context);
+  register_launch_benchmarks(context);
+  register_sync_benchmarks(context);
+  register_p2p_benchmarks(context);
+  register_nccl_benchmarks(context);
 
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;

@@ -10,6 +10,13 @@ __global__ void fill_random_kernel(float* data, std::size_t count, std::uint64_t
   }
 }
 
+__global__ void fill_random_bf16_kernel(__nv_bfloat16* data, std::size_t count, std::uint64_t seed, float lo, float hi) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    data[i] = __float2bfloat16_rn(random_float(seed, i, lo, hi));
+  }
+}
+
 __global__ void fill_random_words_kernel(std::uint64_t* words, std::size_t count, std::uint64_t seed) {
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
@@ -34,6 +41,12 @@ int blocks_for(std::size_t count) {
 
 cudaError_t fill_random(float* data, std::size_t count, std::uint64_t seed, float lo, float hi, cudaStream_t stream) {
   fill_random_kernel<<<blocks_for(count), kThreads, 0, stream>>>(data, count, seed, lo, hi);
+  return cudaGetLastError();
+}
+
+cudaError_t fill_random_bf16(__nv_bfloat16* data, std::size_t count, std::uint64_t seed, float lo, float hi,
+                             cudaStream_t stream) {
+  fill_random_bf16_kernel<<<blocks_for(count), kThreads, 0, stream>>>(data, count, seed, lo, hi);
   return cudaGetLastError();
 }
 

@@ -3,6 +3,7 @@
 // recompute any element from (seed, index) without keeping a copy.
 #include <cstddef>
 #include <cstdint>
+#include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
 namespace gpubench::kernels {
@@ -23,6 +24,10 @@ __host__ __device__ inline float random_float(std::uint64_t seed, std::uint64_t 
 
 // Fills `count` floats with random_float(seed, i, lo, hi).
 cudaError_t fill_random(float* data, std::size_t count, std::uint64_t seed, float lo, float hi, cudaStream_t stream);
+
+// Fills `count` bf16 values with random_float(seed, i, lo, hi), rounded to nearest.
+cudaError_t fill_random_bf16(__nv_bfloat16* data, std::size_t count, std::uint64_t seed, float lo, float hi,
+                             cudaStream_t stream);
 
 // Fills `bytes` bytes with random bytes (for copy benchmarks; compared byte for byte afterwards).
 cudaError_t fill_random_bytes(void* data, std::size_t bytes, std::uint64_t seed, cudaStream_t stream);

@@ -5,5 +5,11 @@
 namespace gpubench {
 
 void register_memory_benchmarks(const BenchmarkContext& context);
+void register_gemm_benchmarks(const BenchmarkContext& context);
+void register_pcie_benchmarks(const BenchmarkContext& context);
+void register_launch_benchmarks(const BenchmarkContext& context);
+void register_sync_benchmarks(const BenchmarkContext& context);
+void register_p2p_benchmarks(const BenchmarkContext& context);
+void register_nccl_benchmarks(const BenchmarkContext& context);
 
 }  // namespace gpubench

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
@@ -12,6 +13,7 @@
 
 #include "harness/results/input_error.hpp"
 #include "harness/results/results_io.hpp"
+#include "harness/runner/micro_listing.hpp"
 
 namespace gpubench {
 
@@ -50,13 +52,27 @@ void write_text_atomically(const std::string& path, const std::function<void(std
   }
 }
 
-std::string utc_timestamp(const char* format) {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[64];
-  std::strftime(text, sizeof text, format, &utc);
-  return text;
+std::string default_baseline_location() {
+  if (const char* env = std::getenv("GPUBENCH_BASELINES"); env != nullptr && *env != '\0') return env;
+  if (access("baselines", R_OK) == 0) return "baselines";
+  const std::string micro = default_micro_path();
+  return micro.substr(0, micro.find_last_of('/')) + "/../baselines";
+}
+
+std::chrono::seconds parse_duration(const std::string& text) {
+  std::size_t used = 0;
+  long long value = -1;
+  try {
+    value = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  const std::string unit = text.substr(used);
+  const long long scale = unit.empty() || unit == "s" ? 1 : unit == "m" ? 60 : unit == "h" ? 3600 : 0;
+  if (used == 0 || value <= 0 || scale == 0) {
+    throw std::invalid_argument("'" + text + "' is not a duration (use e.g. 90s, 10m or 1h)");
+  }
+  return std::chrono::seconds(value * scale);
 }
 
 }  // namespace gpubench

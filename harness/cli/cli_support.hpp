@@ -1,6 +1,7 @@
 #pragma once
 // Small pieces several commands share: loading results files, listing a directory, writing an output file
-// atomically, the current time in UTC.
+// atomically, durations.
+#include <chrono>
 #include <functional>
 #include <ostream>
 #include <string>
@@ -19,6 +20,11 @@ std::vector<std::string> json_files_in(const std::string& directory);
 // Writes what `write` produces to `path` through a temporary file and a rename.
 void write_text_atomically(const std::string& path, const std::function<void(std::ostream&)>& write);
 
-std::string utc_timestamp(const char* strftime_format);
+// Where baselines are looked for when --baseline is not given: $GPUBENCH_BASELINES, ./baselines, or the
+// baselines/ directory of the source tree the binary was built in (build/gpubench -> baselines/).
+std::string default_baseline_location();
+
+// "90", "90s", "10m", "1h" -> seconds. Throws std::invalid_argument naming the text.
+std::chrono::seconds parse_duration(const std::string& text);
 
 }  // namespace gpubench

@@ -8,6 +8,7 @@
 #include "harness/cli/commands.hpp"
 #include "harness/cli/exit_codes.hpp"
 #include "harness/results/results_io.hpp"
+#include "harness/runner/run_record.hpp"
 
 namespace gpubench {
 namespace {
@@ -20,7 +21,7 @@ struct BaselineArguments {
 
 int create_command(const BaselineArguments& args) {
   const std::vector<SourcedResults> runs = load_results_files(args.results);
-  const Baseline baseline = build_baseline(runs, args.description, utc_timestamp("%Y-%m-%dT%H:%M:%SZ"), kVersion);
+  const Baseline baseline = build_baseline(runs, args.description, utc_now("%Y-%m-%dT%H:%M:%SZ"), kVersion);
   write_json_atomically(to_json(baseline), args.output);
   std::cout << "baseline for " << describe(baseline.kind) << ": " << baseline.metrics.size() << " metrics from "
             << runs.size() << " runs -> " << args.output << "\n";

@@ -30,15 +30,6 @@ struct CheckArguments {
   std::string prometheus;
 };
 
-// Where baselines are looked for when --baseline is not given: $GPUBENCH_BASELINES, ./baselines, or the
-// baselines/ directory of the source tree the binary was built in (build/gpubench -> baselines/).
-std::string default_baseline_location() {
-  if (const char* env = std::getenv("GPUBENCH_BASELINES"); env != nullptr && *env != '\0') return env;
-  if (access("baselines", R_OK) == 0) return "baselines";
-  const std::string micro = default_micro_path();
-  return micro.substr(0, micro.find_last_of('/')) + "/../baselines";
-}
-
 int fleet_command(const CheckArguments& args) {
   if (args.results.size() < 2) throw UsageError("--fleet needs the results of two or more nodes");
   const FleetReport report = analyse_fleet(load_results_files(args.results));

@@ -18,6 +18,7 @@
 #include "harness/results/results_io.hpp"
 #include "harness/runner/micro_listing.hpp"
 #include "harness/runner/run_benchmarks.hpp"
+#include "harness/runner/run_record.hpp"
 
 namespace gpubench {
 namespace {
@@ -32,12 +33,6 @@ struct RunArguments {
   int timeout_seconds = 0;
   std::vector<std::string> command_line;
 };
-
-std::string host_name() {
-  char name[256] = {};
-  gethostname(name, sizeof name - 1);
-  return name[0] ? name : "unknown-host";
-}
 
 int run_command(const RunArguments& args, const std::atomic<bool>& stop) {
   std::string nvml_error;
@@ -57,19 +52,8 @@ int run_command(const RunArguments& args, const std::atomic<bool>& stop) {
     throw UsageError(std::string("--devices ") + error.what());
   }
 
-  ResultsDocument document;
-  const std::string host = host_name();
-  document.run.id = utc_timestamp("%Y%m%dT%H%M%SZ") + "-" + host + "-" + std::to_string(getpid());
-  document.run.started_at = utc_timestamp("%Y-%m-%dT%H:%M:%SZ");
-  document.run.host = host;
-  document.run.gpubench_version = kVersion;
-  document.run.git_revision = kGitRevision;
-  document.run.command_line = args.command_line;
-  document.run.suite = args.suite;
-  document.run.devices = options.devices;
-  document.environment = collect_environment(nvml.get(), nvml_error, options.devices);
-
-  const std::string output = args.output.empty() ? "gpubench-" + host + "-" + utc_timestamp("%Y%m%dT%H%M%SZ") + ".json" : args.output;
+  ResultsDocument document = start_results_document(args.command_line, args.suite, options.devices, nvml.get(), nvml_error);
+  const std::string output = args.output.empty() ? default_output_stem(document) + ".json" : args.output;
   options.log_dir = args.log_dir.empty() ? output + ".logs" : args.log_dir;
 
   std::vector<TelemetrySampler::Target> targets;
@@ -78,9 +62,9 @@ int run_command(const RunArguments& args, const std::atomic<bool>& stop) {
   RunObserver observer = make_progress_display(std::cerr, isatty(STDERR_FILENO) != 0);
   observer.checkpoint = [&output](const ResultsDocument& so_far) { write_json_atomically(to_json(so_far), output); };
   std::cerr << "gpubench " << kVersion << ": suite " << args.suite << " on GPU " << format_device_list(options.devices)
-            << " of " << host << "; logs in " << options.log_dir << "\n";
+            << " of " << document.run.host << "; logs in " << options.log_dir << "\n";
   run_benchmarks(options, targets, nvml.get(), observer, stop, document);
-  document.run.finished_at = utc_timestamp("%Y-%m-%dT%H:%M:%SZ");
+  finish_results_document(document);
   write_json_atomically(to_json(document), output);
 
   print_run_summary(document, std::cout);

@@ -21,5 +21,8 @@ void add_check_command(CLI::App& app, CommandState& state);
 void add_compare_command(CLI::App& app, CommandState& state);
 void add_baseline_command(CLI::App& app, CommandState& state);
 void add_history_command(CLI::App& app, CommandState& state);
+void add_stress_command(CLI::App& app, CommandState& state);
+void add_acceptance_command(CLI::App& app, CommandState& state);
+void add_doctor_command(CLI::App& app, CommandState& state);
 
 }  // namespace gpubench

@@ -39,6 +39,9 @@ int main(int argc, char** argv) {
   add_compare_command(app, state);
   add_baseline_command(app, state);
   add_history_command(app, state);
+  add_stress_command(app, state);
+  add_acceptance_command(app, state);
+  add_doctor_command(app, state);
 
   try {
     app.parse(argc, argv);

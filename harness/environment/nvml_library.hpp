@@ -54,7 +54,19 @@ class NvmlLibrary {
   X(nvmlDeviceGetCurrentClocksEventReasons)         \
   X(nvmlDeviceGetTopologyCommonAncestor)            \
   X(nvmlDeviceGetNvLinkState)                       \
-  X(nvmlDeviceGetNvLinkRemotePciInfo)
+  X(nvmlDeviceGetNvLinkRemotePciInfo)               \
+  X(nvmlDeviceGetNvLinkErrorCounter)                \
+  X(nvmlDeviceGetTotalEccErrors)                    \
+  X(nvmlDeviceGetRetiredPages)                      \
+  X(nvmlDeviceGetRetiredPagesPendingStatus)         \
+  X(nvmlDeviceGetRemappedRows)                      \
+  X(nvmlDeviceGetPowerManagementDefaultLimit)       \
+  X(nvmlDeviceGetComputeRunningProcesses)           \
+  X(nvmlSystemGetProcessName)                      \
+  X(nvmlEventSetCreate)                             \
+  X(nvmlDeviceRegisterEvents)                       \
+  X(nvmlEventSetWait)                               \
+  X(nvmlEventSetFree)
 
 // nvmlDeviceGetTemperature is deprecated in CUDA 13's nvml.h but is the call every driver since R450 has.
 #pragma GCC diagnostic push

@@ -4,26 +4,10 @@
 
 #include "harness/baseline/machine_kind.hpp"
 #include "harness/report/check_reports.hpp"
+#include "harness/report/xml_text.hpp"
 
 namespace gpubench {
 namespace {
-
-std::string xml_escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        // XML 1.0 forbids most control characters even when escaped.
-        if (static_cast<unsigned char>(c) >= 0x20 || c == '\n' || c == '\t') out += c;
-    }
-  }
-  return out;
-}
 
 std::string prometheus_label(const std::string& text) {
   std::string out;

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "harness/report/text_table.hpp"
+#include "harness/verdict/link_symmetry.hpp"
 
 namespace gpubench {
 
@@ -27,6 +28,11 @@ void print_run_summary(const ResultsDocument& document, std::ostream& out) {
   if (!metrics.empty()) {
     out << "\nResults (median of repetitions; spread = MAD / median)\n";
     metrics.print(out);
+  }
+  const std::vector<LinkFinding> links = find_link_asymmetries(document.metrics);
+  if (!links.empty()) {
+    out << "\nLink asymmetries (a GPU pair below others of its link kind, or below its own reverse direction)\n";
+    for (const LinkFinding& f : links) out << "  " << f.metric << ": " << f.reason << "\n";
   }
   if (!document.failures.empty()) {
     out << "\nFailures\n";

@@ -133,8 +133,10 @@ json to_json(const ResultsDocument& d) {
   }
   json skipped = json::array();
   for (const Skip& s : d.skipped) skipped.push_back({{"benchmark", s.benchmark}, {"family", s.family}, {"reason", s.reason}});
-  return json{{"schema", kResultsSchema}, {"run", run},         {"environment", d.environment}, {"families", families},
-              {"metrics", metrics},      {"failures", failures}, {"skipped", skipped}};
+  json out{{"schema", kResultsSchema}, {"run", run},         {"environment", d.environment}, {"families", families},
+           {"metrics", metrics},      {"failures", failures}, {"skipped", skipped}};
+  if (!d.stress.is_null()) out["stress"] = d.stress;
+  return out;
 }
 
 ResultsDocument results_from_json(const json& j, const std::string& source) {
@@ -182,6 +184,7 @@ ResultsDocument results_from_json(const json& j, const std::string& source) {
     d.failures.push_back({r.string(failures[i], "benchmark", path), failures[i].value("family", ""),
                           r.string(failures[i], "reason", path), failures[i].value("advice", "")});
   }
+  if (j.contains("stress")) d.stress = j.at("stress");
   if (j.contains("skipped") && j.at("skipped").is_array()) {
     for (const json& s : j.at("skipped")) d.skipped.push_back({s.value("benchmark", ""), s.value("family", ""), s.value("reason", "")});
   }

@@ -74,6 +74,7 @@ struct ResultsDocument {
   std::vector<Metric> metrics;
   std::vector<Failure> failures;
   std::vector<Skip> skipped;
+  nlohmann::json stress;  // null unless the run was a stress test: per-GPU telemetry series, windows, verdicts
 };
 
 nlohmann::json to_json(const ResultsDocument& document);

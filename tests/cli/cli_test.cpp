@@ -97,6 +97,33 @@ TEST(Cli, EnvWorksWithoutAGpuAndSaysWhy) {
   EXPECT_NE(text.out.find("CUDA"), std::string::npos);
 }
 
+TEST(Cli, DoctorWithoutAGpuExitsThreeAndStillJudgesTheHost) {
+  std::map<std::string, std::string> env = kNoGpu;
+  env["CUDA_LAUNCH_BLOCKING"] = "1";
+  const Outcome json = run({GPUBENCH_BINARY, "doctor", "--json"}, env);
+  EXPECT_EQ(json.exit_code, 3) << json.err;
+  EXPECT_NE(json.err.find("no usable GPU"), std::string::npos) << json.err;
+  const auto findings = nlohmann::json::parse(json.out);
+  ASSERT_TRUE(findings.is_array());
+  const auto severity_of = [&findings](const std::string& check) -> std::string {
+    for (const auto& f : findings) {
+      if (f["check"] == check) return f["severity"];
+    }
+    return "absent";
+  };
+  EXPECT_EQ(severity_of("cuda.no_gpu"), "critical");
+  EXPECT_NE(findings[0]["finding"].get<std::string>().find("cudaError"), std::string::npos) << "CUDA's own words, worst first";
+  EXPECT_EQ(severity_of("env.cuda_launch_blocking"), "warning");
+  EXPECT_EQ(severity_of("env.cuda_visible_devices"), "info");
+  EXPECT_NE(severity_of("cpu.governor"), "absent") << "the governor is judged, or said to be unreadable";
+  const Outcome text = run({GPUBENCH_BINARY, "doctor"}, env);
+  EXPECT_EQ(text.exit_code, 3) << text.err;
+  for (const char* check : {"cuda.no_gpu", "env.cuda_launch_blocking", "cpu.governor", "fix: "}) {
+    EXPECT_NE(text.out.find(check), std::string::npos) << check << " in:\n" << text.out;
+  }
+  EXPECT_EQ(run({GPUBENCH_BINARY, "doctor", "--no-such-option"}, env).exit_code, 2);
+}
+
 TEST(Cli, MicroIsAPlainGoogleBenchmarkExecutableThatSkipsWithoutAGpu) {
   const std::string out = "/tmp/gpubench-micro-test-" + std::to_string(getpid()) + ".json";
   const Outcome outcome = run({GPUBENCH_MICRO_BINARY, "--benchmark_filter=memory/triad", "--benchmark_out=" + out,

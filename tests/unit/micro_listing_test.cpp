@@ -10,7 +10,7 @@ namespace gpubench {
 namespace {
 
 const std::vector<std::string> kNames = {"memory/read/1GiB/gpu0", "memory/triad/1GiB/gpu0", "memory/triad/1GiB/gpu1",
-                                         "gemm/bf16/8192/gpu0"};
+                                         "gemm/bf16/8192x8192x8192/gpu0"};
 
 TEST(MicroListing, SelectsByFamilyAndFilter) {
   EXPECT_EQ(select_benchmarks(kNames, "memory", "").size(), 3u);

@@ -23,6 +23,7 @@
 
 #include "benchmarks/common/copy_gate.hpp"
 #include "benchmarks/common/cuda_check.hpp"
+#include "benchmarks/common/cuda_event.hpp"
 #include "benchmarks/common/device_buffer.hpp"
 #include "benchmarks/common/event_timer.hpp"
 #include "benchmarks/common/families.hpp"
@@ -74,31 +75,6 @@ DeviceBuffer<T> allocate_on(int device, std::size_t count) {
   GPUBENCH_CUDA_CHECK(cudaSetDevice(device));
   return DeviceBuffer<T>(count);
 }
-
-class CudaEvent {
- public:
-  explicit CudaEvent(unsigned flags = cudaEventDefault) { GPUBENCH_CUDA_CHECK(cudaEventCreateWithFlags(&event_, flags)); }
-  ~CudaEvent() {
-    if (event_ != nullptr) cudaEventDestroy(event_);
-  }
-  CudaEvent(CudaEvent&& other) noexcept : event_(std::exchange(other.event_, nullptr)) {}
-  CudaEvent(const CudaEvent&) = delete;
-  CudaEvent& operator=(const CudaEvent&) = delete;
-  CudaEvent& operator=(CudaEvent&&) = delete;
-
-  cudaEvent_t get() const { return event_; }
-  void record(cudaStream_t stream) { GPUBENCH_CUDA_CHECK(cudaEventRecord(event_, stream)); }
-  // Waits for this event and returns the seconds since `start`, recorded on the same GPU.
-  double seconds_since(const CudaEvent& start) const {
-    GPUBENCH_CUDA_CHECK(cudaEventSynchronize(event_));
-    float ms = 0.0f;
-    GPUBENCH_CUDA_CHECK(cudaEventElapsedTime(&ms, start.event_, event_));
-    return static_cast<double>(ms) * 1e-3;
-  }
-
- private:
-  cudaEvent_t event_ = nullptr;
-};
 
 // True when each of the two GPUs may map the other's memory.
 bool peer_access_possible(int a, int b) {

@@ -15,6 +15,7 @@
 
 #include "benchmarks/common/copy_gate.hpp"
 #include "benchmarks/common/cuda_check.hpp"
+#include "benchmarks/common/cuda_event.hpp"
 #include "benchmarks/common/device_buffer.hpp"
 #include "benchmarks/common/event_timer.hpp"
 #include "benchmarks/common/families.hpp"
@@ -50,27 +51,6 @@ std::string format_gbps(double gbps) {
   out << gbps;
   return out.str();
 }
-
-class CudaEvent {
- public:
-  CudaEvent() { GPUBENCH_CUDA_CHECK(cudaEventCreate(&event_)); }
-  ~CudaEvent() { cudaEventDestroy(event_); }
-  CudaEvent(const CudaEvent&) = delete;
-  CudaEvent& operator=(const CudaEvent&) = delete;
-
-  cudaEvent_t get() const { return event_; }
-  void record(cudaStream_t stream) { GPUBENCH_CUDA_CHECK(cudaEventRecord(event_, stream)); }
-  // Waits for this event and returns the seconds since `start`, recorded on the same GPU.
-  double seconds_since(const CudaEvent& start) const {
-    GPUBENCH_CUDA_CHECK(cudaEventSynchronize(event_));
-    float ms = 0.0f;
-    GPUBENCH_CUDA_CHECK(cudaEventElapsedTime(&ms, start.event_, event_));
-    return static_cast<double>(ms) * 1e-3;
-  }
-
- private:
-  cudaEvent_t event_ = nullptr;
-};
 
 // One direction's copy on the current GPU. Besides the host and device buffers there is a second device
 // buffer: for H2D it holds what the destination must end up holding; for D2H the host's result is brought

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "benchmarks/common/cuda_check.hpp"
+#include "benchmarks/common/cuda_event.hpp"
 #include "benchmarks/common/device_buffer.hpp"
 #include "benchmarks/common/event_timer.hpp"
 #include "benchmarks/common/families.hpp"
@@ -205,19 +206,6 @@ void run_device(benchmark::State& state, const BenchmarkContext& context, const 
 
 enum class HostSync { DeviceEach, EventEach, StreamEnd };
 
-class CudaEvent {
- public:
-  // Without timing: the cheapest kind to record and to wait on.
-  CudaEvent() { GPUBENCH_CUDA_CHECK(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming)); }
-  ~CudaEvent() { cudaEventDestroy(event_); }
-  CudaEvent(const CudaEvent&) = delete;
-  CudaEvent& operator=(const CudaEvent&) = delete;
-  cudaEvent_t get() const { return event_; }
-
- private:
-  cudaEvent_t event_ = nullptr;
-};
-
 // `count` chain steps numbered first_step, first_step + 1, ... Returns the host time from the first launch
 // call until the host knows the last step is done.
 //
@@ -253,7 +241,7 @@ const char* host_sync_description(HostSync sync) {
 void run_host(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& device, int count,
               HostSync sync) {
   CudaStream stream;
-  const CudaEvent done;
+  const CudaEvent done(cudaEventDisableTiming);  // the cheapest kind to record and to wait on
   const std::uint64_t initial = kernels::mix64(kInputSeed);  // random, not zero
   DeviceBuffer<std::uint64_t> chain(1);
   GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(chain.get(), &initial, sizeof initial, cudaMemcpyHostToDevice, stream.get()));

@@ -23,5 +23,4 @@ nlohmann::json mpi_environment(const std::vector<int>& devices, const nlohmann::
 Metric allreduce_metric(const std::string& benchmark, const std::vector<double>& busbw_samples,
                         const AllReduceMeasurement& median);
 
-
 }  // namespace gpubench

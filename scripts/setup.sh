@@ -55,7 +55,8 @@ have_header gtest/gtest.h         || missing+=(libgtest-dev)
 have_header nlohmann/json.hpp     || missing+=(nlohmann-json3-dev)
 have_header CLI/CLI.hpp           || missing+=(libcli11-dev)
 # MPI builds gpubench-mpi, the one-process-per-GPU mode used across nodes (CMake skips it without MPI).
-command -v mpicxx  >/dev/null 2>&1 || missing+=(libopenmpi-dev)
+# A compile probe, since an mpicxx wrapper can outlive the headers it points at.
+printf '#include <mpi.h>\nint main() { return 0; }\n' | mpicxx -x c++ - -o /dev/null >/dev/null 2>&1 || missing+=(libopenmpi-dev)
 if [ "${#missing[@]}" -gt 0 ]; then
   command -v apt-get >/dev/null 2>&1 || die "missing ${missing[*]} and no apt-get to install them; install them by hand"
   sudo_cmd=""

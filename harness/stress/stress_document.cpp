@@ -78,7 +78,8 @@ void add_stress_to_document(const std::vector<GpuStressRecord>& gpus, const std:
     }
   }
   document.stress = {{"duration_s", duration_s},
-                     {"limits", {{"max_temperature_c", limits.max_temperature_c}, {"drift", limits.drift}, {"sibling", limits.sibling}}},
+                     {"limits", {{"max_temperature_c", limits.max_temperature_c}, {"drift", limits.drift}, {"sibling", limits.sibling},
+                                 {"warmup_s", limits.warmup_s}}},
                      {"load", "BF16 GEMM 8192^3 (cuBLAS, FP32 accumulate), each result compared with the first; memory "
                               "test patterns walking ones, walking zeros, random, address-in-address between windows"},
                      {"node_verdict", node_verdict(verdicts)},

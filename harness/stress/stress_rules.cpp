@@ -77,12 +77,15 @@ void judge_telemetry(const GpuStressRecord& gpu, const StressLimits& limits, Gpu
 }
 
 void judge_drift(const GpuStressRecord& gpu, const StressLimits& limits, GpuStressVerdict& v) {
-  if (gpu.windows.size() < 2) return;
-  const double first = gpu.windows.front().tflops;
+  const auto settled = std::find_if(gpu.windows.begin(), gpu.windows.end(),
+                                    [&](const StressWindow& w) { return w.start_s >= limits.warmup_s; });
+  if (settled == gpu.windows.end() || settled + 1 == gpu.windows.end()) return;
+  const double first = settled->tflops;
   const double last = gpu.windows.back().tflops;
   if (first > 0 && (first - last) / first > limits.drift) {
     add(v, "performance.drift", "fail",
-        format("throughput fell %.1f %% from the first window (%.1f TFLOP/s) to the last: heat or power is pulling it down",
+        format("throughput fell %.1f %% from the first window after the warm-up (%.1f TFLOP/s) to the last (%.1f): heat "
+               "or power is pulling it down",
                100 * (first - last) / first, first, last));
   }
 }

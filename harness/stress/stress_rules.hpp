@@ -3,8 +3,9 @@
 //   fail  any result mismatch (silent data corruption), memory test error, new uncorrectable ECC error,
 //         critical Xid, failed load; temperature at or past the slowdown threshold or the configured
 //         maximum; hardware slowdown, hardware thermal slowdown or power-brake throttling; throughput
-//         drifting down more than `drift` from the first window to the last; a GPU more than `sibling`
-//         slower than the best GPU of the node
+//         drifting down more than `drift` from the first window after the warm-up to the last (a card
+//         settles onto its power cap in its first seconds; that drop is not drift); a GPU more than
+//         `sibling` slower than the best GPU of the node
 //   warn  software thermal slowdown; new correctable ECC errors
 //   info  software power capping (expected under a full Tensor Core load: the card runs at its power limit)
 #include <string>
@@ -18,6 +19,7 @@ struct StressLimits {
   double max_temperature_c = 85;
   double drift = 0.10;
   double sibling = 0.10;
+  double warmup_s = 10;  // windows that start earlier are not compared for drift
 };
 
 struct StressFinding {

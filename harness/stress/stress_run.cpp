@@ -77,18 +77,27 @@ void check_reference(const __nv_bfloat16* a, const __nv_bfloat16* b, const __nv_
 void burn(int device, const StressOptions& options, Clock::time_point deadline, const std::atomic<bool>& stop,
           GpuStressRecord& record, std::mutex& mutex) {
   cuda_check(cudaSetDevice(device), "cudaSetDevice");
-  cudaStream_t stream = nullptr;
-  cuda_check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
-  cublasHandle_t handle = nullptr;
-  cublas_check(cublasCreate(&handle), "cublasCreate");
-  struct Cleanup {
-    cudaStream_t stream;
-    cublasHandle_t handle;
-    ~Cleanup() {
-      cublasDestroy(handle);
-      cudaStreamDestroy(stream);
+  // Released in reverse order on every way out, exceptions included.
+  struct Handles {
+    cudaStream_t stream = nullptr;
+    cublasHandle_t blas = nullptr;
+    cudaEvent_t window_start = nullptr;
+    cudaEvent_t window_stop = nullptr;
+    ~Handles() {
+      if (window_stop) cudaEventDestroy(window_stop);
+      if (window_start) cudaEventDestroy(window_start);
+      if (blas) cublasDestroy(blas);
+      if (stream) cudaStreamDestroy(stream);
     }
-  } cleanup{stream, handle};
+  } handles;
+  cuda_check(cudaStreamCreateWithFlags(&handles.stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  cublas_check(cublasCreate(&handles.blas), "cublasCreate");
+  cuda_check(cudaEventCreate(&handles.window_start), "cudaEventCreate");
+  cuda_check(cudaEventCreate(&handles.window_stop), "cudaEventCreate");
+  const cudaStream_t stream = handles.stream;
+  const cublasHandle_t handle = handles.blas;
+  const cudaEvent_t window_start = handles.window_start;
+  const cudaEvent_t window_stop = handles.window_stop;
   cublas_check(cublasSetStream(handle, stream), "cublasSetStream");
 
   const std::size_t elements = std::size_t(kGemmSize) * kGemmSize;
@@ -114,9 +123,6 @@ void burn(int device, const StressOptions& options, Clock::time_point deadline, 
   const std::size_t memtest_words = static_cast<std::size_t>(free_bytes * options.memory_fraction) / sizeof(std::uint64_t);
   Device<std::uint64_t> memtest(memtest_words);
 
-  cudaEvent_t window_start = nullptr, window_stop = nullptr;
-  cuda_check(cudaEventCreate(&window_start), "cudaEventCreate");
-  cuda_check(cudaEventCreate(&window_stop), "cudaEventCreate");
   const double flops_per_gemm = 2.0 * kGemmSize * double(kGemmSize) * kGemmSize;
   const auto started = Clock::now();
   unsigned long long pass = 0;
@@ -199,8 +205,6 @@ void burn(int device, const StressOptions& options, Clock::time_point deadline, 
     record.memtest_errors += found.count;
     ++pass;
   }
-  cudaEventDestroy(window_start);
-  cudaEventDestroy(window_stop);
 }
 
 // Uncorrectable and correctable ECC error counts since the driver loaded.

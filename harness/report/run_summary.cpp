@@ -1,6 +1,7 @@
 #include "harness/report/run_summary.hpp"
 
 #include <cmath>
+#include <set>
 
 #include "harness/report/text_table.hpp"
 #include "harness/verdict/link_symmetry.hpp"
@@ -28,6 +29,20 @@ void print_run_summary(const ResultsDocument& document, std::ostream& out) {
   if (!metrics.empty()) {
     out << "\nResults (median of repetitions; spread = MAD / median)\n";
     metrics.print(out);
+  }
+  // A PCIe link that trained below its maximum generation or width, as the pcie family saw it under load.
+  std::set<std::string> degraded;
+  for (const Metric& m : document.metrics) {
+    const auto below = m.params.find("link_below_max");
+    if (below == m.params.end() || below->second != "true" || !m.device) continue;
+    const auto value = [&](const char* key) { return m.params.count(key) ? m.params.at(key) : std::string("?"); };
+    degraded.insert("GPU " + std::to_string(*m.device) + ": PCIe gen " + value("pcie_current_generation") + " x" +
+                    value("pcie_current_width") + " while the link can do gen " + value("pcie_max_generation") + " x" +
+                    value("pcie_max_width") + " (reseat the card or check the slot and riser; see `gpubench doctor`)");
+  }
+  if (!degraded.empty()) {
+    out << "\nPCIe links below their maximum\n";
+    for (const std::string& line : degraded) out << "  " << line << "\n";
   }
   const std::vector<LinkFinding> links = find_link_asymmetries(document.metrics);
   if (!links.empty()) {

@@ -41,15 +41,6 @@ std::vector<std::size_t> allreduce_sizes(Suite suite) {
   return sizes;
 }
 
-std::string size_name(std::size_t bytes) {
-  static const char* const kUnits[] = {"GiB", "MiB", "KiB"};
-  for (int i = 0; i < 3; ++i) {
-    const std::size_t unit = std::size_t{1} << (10 * (3 - i));
-    if (bytes >= unit && bytes % unit == 0) return std::to_string(bytes / unit) + kUnits[i];
-  }
-  return std::to_string(bytes) + "B";
-}
-
 std::string allreduce_benchmark_name(const NcclCombination& forced, std::size_t bytes, Placement placement) {
   return "nccl/allreduce/" + forced.algo + "/" + forced.proto + "/" + size_name(bytes) + "/" + placement_name(placement);
 }

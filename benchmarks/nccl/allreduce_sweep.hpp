@@ -13,6 +13,7 @@
 #include "benchmarks/common/copy_gate.hpp"
 #include "benchmarks/common/device_buffer.hpp"
 #include "benchmarks/common/event_timer.hpp"
+#include "benchmarks/common/transfer_sizes.hpp"
 #include "benchmarks/nccl/nccl_combination.hpp"
 #include "benchmarks/nccl/nccl_communicators.hpp"
 
@@ -26,8 +27,6 @@ const char* placement_name(Placement placement);  // "out_of_place", "in_place"
 // that those ids exist in both.
 std::vector<std::size_t> allreduce_sizes(Suite suite);
 
-// "8B", "64KiB", "1GiB": the largest binary unit that divides the size.
-std::string size_name(std::size_t bytes);
 
 // nccl/allreduce/<algo>/<proto>/<size>/<placement>, e.g. nccl/allreduce/ring/simple/1GiB/out_of_place.
 std::string allreduce_benchmark_name(const NcclCombination& forced, std::size_t bytes, Placement placement);

@@ -12,7 +12,6 @@
 namespace gpubench {
 namespace {
 
-constexpr std::size_t kGiB = std::size_t{1} << 30;
 
 TEST(AllReduceSizes, FullSuiteIsEveryPowerOfTwoFrom8BytesTo4GiB) {
   const std::vector<std::size_t> sizes = allreduce_sizes(Suite::Full);

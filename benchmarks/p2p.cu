@@ -289,7 +289,14 @@ FigureLabel bandwidth_label(const BenchmarkContext& context, const BenchmarkDevi
   return label;
 }
 
-constexpr const char* kGateTimedOut = "the copy gate timed out before the host opened it; the timing is void";
+// Empty when the gate opened in time and every destination holds what its source held; otherwise why not.
+std::string verification_problem(const CopyGate& gate, std::initializer_list<const Transfer*> transfers, const std::string& how) {
+  if (gate.timed_out()) return "the copy gate timed out before the host opened it; the timing is void";
+  for (const Transfer* transfer : transfers) {
+    if (const unsigned long long wrong = transfer->count_mismatches(); wrong != 0) return transfer->mismatch_reason(wrong, how);
+  }
+  return "";
+}
 
 // Copy engine, one way: cudaMemcpyPeerAsync on a stream of A, so A's copy engine pushes into B's memory.
 void run_ce_unidir(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& from,
@@ -315,12 +322,8 @@ void run_ce_unidir(benchmark::State& state, const BenchmarkContext& context, con
       },
       [&] { transfer.poison(); });
   report_clocks(state, context, from);
-  if (gate.timed_out()) {
-    fail_benchmark(state, kGateTimedOut);
-    return;
-  }
-  if (const unsigned long long wrong = transfer.count_mismatches(); wrong != 0) {
-    fail_benchmark(state, transfer.mismatch_reason(wrong, "cudaMemcpyPeerAsync"));
+  if (const std::string problem = verification_problem(gate, {&transfer}, "cudaMemcpyPeerAsync"); !problem.empty()) {
+    fail_benchmark(state, problem);
     return;
   }
   FigureLabel label = bandwidth_label(context, from, to, bytes, batch, true);
@@ -363,15 +366,11 @@ void run_ce_bidir(benchmark::State& state, const BenchmarkContext& context, cons
         reverse.poison();
       });
   report_clocks(state, context, from);
-  if (gate.timed_out()) {
-    fail_benchmark(state, kGateTimedOut);
+  if (const std::string problem =
+          verification_problem(gate, {&forward, &reverse}, "cudaMemcpyPeerAsync while copying both ways at once");
+      !problem.empty()) {
+    fail_benchmark(state, problem);
     return;
-  }
-  for (const Transfer* transfer : {&forward, &reverse}) {
-    if (const unsigned long long wrong = transfer->count_mismatches(); wrong != 0) {
-      fail_benchmark(state, transfer->mismatch_reason(wrong, "cudaMemcpyPeerAsync while copying both ways at once"));
-      return;
-    }
   }
   const double moved = static_cast<double>(bytes) * batch * state.iterations();  // per direction
   const double forward_gbps = moved / times.lane_seconds[0] / 1e9;
@@ -413,13 +412,9 @@ void run_sm_copy(benchmark::State& state, const BenchmarkContext& context, const
       },
       [&] { transfer.poison(); });
   report_clocks(state, context, from);
-  if (gate.timed_out()) {
-    fail_benchmark(state, kGateTimedOut);
-    return;
-  }
   const std::string how = side == SmSide::Write ? "SM stores on " + gpu_name(from.index) : "SM loads on " + gpu_name(to.index);
-  if (const unsigned long long wrong = transfer.count_mismatches(); wrong != 0) {
-    fail_benchmark(state, transfer.mismatch_reason(wrong, how));
+  if (const std::string problem = verification_problem(gate, {&transfer}, how); !problem.empty()) {
+    fail_benchmark(state, problem);
     return;
   }
   FigureLabel label = bandwidth_label(context, from, to, bytes, batch, true);
@@ -479,12 +474,9 @@ void run_staged_host(benchmark::State& state, const BenchmarkContext& context, c
   const PcieLinkState from_link = read_pcie_link(context.nvml, from.nvml);  // while the links are still up to speed
   const PcieLinkState to_link = read_pcie_link(context.nvml, to.nvml);
   report_clocks(state, context, from);
-  if (gate.timed_out()) {
-    fail_benchmark(state, kGateTimedOut);
-    return;
-  }
-  if (const unsigned long long wrong = transfer.count_mismatches(); wrong != 0) {
-    fail_benchmark(state, transfer.mismatch_reason(wrong, "D2H then H2D through pinned host memory"));
+  if (const std::string problem = verification_problem(gate, {&transfer}, "D2H then H2D through pinned host memory");
+      !problem.empty()) {
+    fail_benchmark(state, problem);
     return;
   }
   FigureLabel label = bandwidth_label(context, from, to, bytes, batch, false);

@@ -11,6 +11,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "harness/cli/exit_codes.hpp"
+#include "harness/environment/device_selection.hpp"
 #include "harness/results/input_error.hpp"
 #include "harness/results/results_io.hpp"
 #include "harness/runner/micro_listing.hpp"
@@ -49,6 +51,14 @@ void write_text_atomically(const std::string& path, const std::function<void(std
     const std::string why = std::strerror(errno);
     std::remove(temporary.c_str());
     throw std::runtime_error("cannot rename " + temporary + " to " + path + ": " + why);
+  }
+}
+
+std::vector<int> selected_devices(const std::string& devices_option, int visible) {
+  try {
+    return parse_device_list(devices_option, visible);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(std::string("--devices ") + error.what());
   }
 }
 

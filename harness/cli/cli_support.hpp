@@ -20,6 +20,9 @@ std::vector<std::string> json_files_in(const std::string& directory);
 // Writes what `write` produces to `path` through a temporary file and a rename.
 void write_text_atomically(const std::string& path, const std::function<void(std::ostream&)>& write);
 
+// The GPUs a --devices value selects among `visible`; a bad value is a UsageError naming the option.
+std::vector<int> selected_devices(const std::string& devices_option, int visible);
+
 // Where baselines are looked for when --baseline is not given: $GPUBENCH_BASELINES, ./baselines, or the
 // baselines/ directory of the source tree the binary was built in (build/gpubench -> baselines/).
 std::string default_baseline_location();

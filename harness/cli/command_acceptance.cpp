@@ -14,7 +14,6 @@
 #include "harness/cli/exit_codes.hpp"
 #include "harness/doctor/health_rules.hpp"
 #include "harness/doctor/read_node_facts.hpp"
-#include "harness/environment/device_selection.hpp"
 #include "harness/environment/fingerprint.hpp"
 #include "harness/environment/nvml_library.hpp"
 #include "harness/report/progress_display.hpp"
@@ -69,12 +68,7 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
   const std::unique_ptr<NvmlLibrary> nvml = NvmlLibrary::load(&nvml_error);
   const CudaStatus cuda = probe_cuda();
   if (!cuda.error.empty()) throw NoGpuError(cuda.error);
-  std::vector<int> devices;
-  try {
-    devices = parse_device_list(args.devices, cuda.device_count);
-  } catch (const std::invalid_argument& error) {
-    throw UsageError(std::string("--devices ") + error.what());
-  }
+  const std::vector<int> devices = selected_devices(args.devices, cuda.device_count);
 
   std::cerr << "[1/3] doctor\n";
   const std::vector<Finding> findings = judge_node_health(read_node_facts(nvml.get(), nvml_error, cuda, devices));

@@ -3,12 +3,12 @@
 #include <iostream>
 #include <memory>
 
+#include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/exit_codes.hpp"
 #include "harness/doctor/doctor_report.hpp"
 #include "harness/doctor/health_rules.hpp"
 #include "harness/doctor/read_node_facts.hpp"
-#include "harness/environment/device_selection.hpp"
 #include "harness/environment/nvml_library.hpp"
 
 namespace gpubench {
@@ -23,14 +23,7 @@ int doctor_command(const DoctorArguments& args) {
   std::string nvml_error;
   const std::unique_ptr<NvmlLibrary> nvml = NvmlLibrary::load(&nvml_error);
   const CudaStatus cuda = probe_cuda();
-  std::vector<int> devices;
-  if (cuda.error.empty()) {
-    try {
-      devices = parse_device_list(args.devices, cuda.device_count);
-    } catch (const std::invalid_argument& error) {
-      throw UsageError(std::string("--devices ") + error.what());
-    }
-  }
+  const std::vector<int> devices = cuda.error.empty() ? selected_devices(args.devices, cuda.device_count) : std::vector<int>{};
   const NodeFacts facts = read_node_facts(nvml.get(), nvml_error, cuda, devices);
   const std::vector<Finding> findings = judge_node_health(facts);
   if (args.json) {

@@ -2,9 +2,9 @@
 #include <iostream>
 #include <memory>
 
+#include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/exit_codes.hpp"
-#include "harness/environment/device_selection.hpp"
 #include "harness/environment/fingerprint.hpp"
 #include "harness/environment/nvml_library.hpp"
 
@@ -45,14 +45,7 @@ int env_command(const EnvArguments& args) {
   std::string nvml_error;
   const std::unique_ptr<NvmlLibrary> nvml = NvmlLibrary::load(&nvml_error);
   const CudaStatus cuda = probe_cuda();
-  std::vector<int> devices;
-  if (cuda.error.empty()) {
-    try {
-      devices = parse_device_list(args.devices, cuda.device_count);
-    } catch (const std::invalid_argument& error) {
-      throw UsageError(std::string("--devices ") + error.what());
-    }
-  }
+  const std::vector<int> devices = cuda.error.empty() ? selected_devices(args.devices, cuda.device_count) : std::vector<int>{};
   const nlohmann::json env = collect_environment(nvml.get(), nvml_error, devices);
   if (args.json) {
     std::cout << env.dump(2) << "\n";

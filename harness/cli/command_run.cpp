@@ -46,11 +46,7 @@ int run_command(const RunArguments& args, const std::atomic<bool>& stop) {
   options.repetitions = args.repetitions;
   options.timeout = std::chrono::seconds(args.timeout_seconds);
   options.micro_path = default_micro_path();
-  try {
-    options.devices = parse_device_list(args.devices, cuda.device_count);
-  } catch (const std::invalid_argument& error) {
-    throw UsageError(std::string("--devices ") + error.what());
-  }
+  options.devices = selected_devices(args.devices, cuda.device_count);
 
   ResultsDocument document = start_results_document(args.command_line, args.suite, options.devices, nvml.get(), nvml_error);
   const std::string output = args.output.empty() ? default_output_stem(document) + ".json" : args.output;

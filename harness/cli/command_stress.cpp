@@ -41,11 +41,7 @@ int stress_command(const StressArguments& args, const CommandState& state) {
   StressOptions options;
   options.duration = duration;
   options.inject_fault = args.inject_fault;
-  try {
-    options.devices = parse_device_list(args.devices, cuda.device_count);
-  } catch (const std::invalid_argument& error) {
-    throw UsageError(std::string("--devices ") + error.what());
-  }
+  options.devices = selected_devices(args.devices, cuda.device_count);
   if (!nvml) std::cerr << "gpubench: " << nvml_error << ": no telemetry, temperature or throttle checks\n";
 
   ResultsDocument document = start_results_document(state.command_line, "stress", options.devices, nvml.get(), nvml_error);

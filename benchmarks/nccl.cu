@@ -187,7 +187,7 @@ void register_nccl_benchmarks(const BenchmarkContext& context) {
   const NcclCombination forced = forced_combination_from_environment();
   const auto session = std::make_shared<NcclSession>();
   for (std::size_t bytes : allreduce_sizes(context.suite)) {
-    for (Placement placement : {Placement::OutOfPlace, Placement::InPlace}) {
+    for (Placement placement : allreduce_placements(context.suite, forced)) {
       register_all_devices(
           context, allreduce_benchmark_name(forced, bytes, placement),
           [&context, session, forced, bytes, placement](benchmark::State& state, const std::vector<BenchmarkDevice>& devices) {

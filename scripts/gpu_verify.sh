@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Builds gpubench on a GPU node and exercises it, leaving the results in OUTDIR: the check we run on real
 # hardware before calling a GPU feature done. Two modes, each sized to fit one ten-minute device call:
-#   scripts/gpu_verify.sh OUTDIR check            build, every test, env, doctor, Ctrl-C, MPI, stress, acceptance
-#   scripts/gpu_verify.sh OUTDIR runs N [ARGS]    N quick-suite runs (3 make a baseline); ARGS go to `gpubench run`
-# OUTDIR gets verify.log (everything printed) and, by mode, ctest.log, doctor.json, stress.json,
-# acceptance.json, or run1..N.json.
+#   scripts/gpu_verify.sh OUTDIR check              build, tests, env, doctor, Ctrl-C, MPI against one process,
+#                                                   acceptance (doctor + acceptance set + 30 s stress) and its time
+#   scripts/gpu_verify.sh OUTDIR runs N SECS [ARGS] up to N quick-suite runs, none started that would end past
+#                                                   SECS seconds from the start (3 make a baseline); ARGS go to
+#                                                   `gpubench run`; then a baseline from them and acceptance
+#                                                   against it when there is time
+# OUTDIR gets verify.log (everything printed) and, by mode, tests.log, doctor.json, acceptance*.json, mpi.json,
+# single.json, or run1..N.json and baseline.json: at most eight files, as the device tool brings back.
 set -uo pipefail
-out="${1:?usage: gpu_verify.sh OUTDIR check|runs N [run args...]}"
+out="${1:?usage: gpu_verify.sh OUTDIR check|runs N SECS [run args...]}"
 mode="${2:-check}"
 mkdir -p "$out"
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -16,42 +20,64 @@ logs="$(mktemp -d)"
 exec > >(tee "$out/verify.log") 2>&1
 
 step() { printf '\n== %s (%s s)\n' "$*" "$SECONDS"; }
+family_times() {  # the seconds each family (variant) of a results document took
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('  '.join('%s %.0fs' % (f['name'], f['seconds']) for f in d['families']))" "$1"
+}
 
 step "nvidia-smi"
-nvidia-smi --query-gpu=index,name,pcie.link.gen.current,pcie.link.width.current,temperature.gpu,power.draw --format=csv
+nvidia-smi --query-gpu=index,name,pcie.link.gen.current,pcie.link.width.current,temperature.gpu,power.draw,clocks.sm --format=csv
 step "build"
 CUDA_ARCHITECTURES="${CUDA_ARCHITECTURES:-90-real}" ./scripts/setup.sh >"$logs/setup.log" 2>&1 || { tail -40 "$logs/setup.log"; exit 1; }
 
 case "$mode" in
   check)
-    step "ctest (one test at a time: the stress tests take most of the GPU's memory)"
-    ctest --test-dir build --output-on-failure >"$out/ctest.log" 2>&1
-    grep -E "tests passed|tests failed|\*\*\*Failed|Exception" "$out/ctest.log"
+    step "CPU tests in parallel, then the GPU tests in one process"
+    ctest --test-dir build -LE gpu -j"$(nproc)" >"$out/tests.log" 2>&1
+    grep -E "tests passed|tests failed" "$out/tests.log"
+    timeout 300 ./build/tests/gpubench_gpu_tests --gtest_color=no >>"$out/tests.log" 2>&1
+    echo "GPU tests exit $?"
+    grep -E "^\[  (PASSED|FAILED|SKIPPED) |^\[==========\]|FAILED  \]" "$out/tests.log" | tail -15
     step "env"; ./build/gpubench env
     step "doctor"; ./build/gpubench doctor --json >"$out/doctor.json"; echo "exit $?"
+    python3 -c "import json; d=json.load(open('$out/doctor.json')); [print(f['severity'], f['check'], f['finding']) for f in d.get('findings', [])]"
     step "interrupted run keeps what finished"
     timeout -s INT 20 ./build/gpubench run --suite quick -o "$logs/interrupted.json" --log-dir "$logs/interrupted" >/dev/null 2>&1
     python3 -c "import json; d=json.load(open('$logs/interrupted.json')); print('interrupted:', d['run']['interrupted'], 'metrics:', len(d['metrics']))"
     if command -v mpirun >/dev/null && [ -x build/gpubench-mpi ] && [ "$(nvidia-smi -L | wc -l)" -ge 2 ]; then
       step "MPI all-reduce, Ring/Simple, against the single-process mode"
-      mpirun --allow-run-as-root -np 2 -x NCCL_ALGO=Ring -x NCCL_PROTO=Simple -x NCCL_NVLS_ENABLE=0 \
-        ./build/gpubench-mpi --suite quick -o "$logs/mpi.json" 2>&1 | tail -5
-      NCCL_ALGO=Ring NCCL_PROTO=Simple ./build/gpubench run --suite quick --filter 'nccl/allreduce/ring/simple/(1GiB|4GiB)' \
-        -o "$logs/single.json" --log-dir "$logs/single" >/dev/null 2>&1
-      ./build/gpubench compare "$logs/single.json" "$logs/mpi.json" --filter 'ring/simple/(1GiB|4GiB)' 2>&1 | tail -8
+      timeout 150 mpirun --allow-run-as-root -np 2 -x NCCL_ALGO=Ring -x NCCL_PROTO=Simple -x NCCL_NVLS_ENABLE=0 \
+        ./build/gpubench-mpi --suite quick -o "$out/mpi.json" 2>&1 | tail -5
+      timeout 150 ./build/gpubench run --suite quick --filter 'nccl/allreduce/ring/simple/' \
+        -o "$out/single.json" --log-dir "$logs/single" >/dev/null 2>&1
+      ./build/gpubench compare "$out/single.json" "$out/mpi.json" --filter 'nccl/' 2>&1 | tail -16
     fi
-    step "stress 20 s"; ./build/gpubench stress --duration 20s -o "$out/stress.json" 2>/dev/null | tail -12
     step "acceptance"
-    ./build/gpubench acceptance --json "$out/acceptance.json" -o "$logs/acceptance-results.json" 2>&1 | tail -25
+    timeout 240 ./build/gpubench acceptance --json "$out/acceptance.json" -o "$out/acceptance-results.json" 2>&1 | tail -25
+    family_times "$out/acceptance-results.json"
     ;;
   runs)
-    count="${3:?usage: gpu_verify.sh OUTDIR runs N [run args...]}"
-    shift 3
+    count="${3:?usage: gpu_verify.sh OUTDIR runs N SECS [run args...]}"
+    budget="${4:?usage: gpu_verify.sh OUTDIR runs N SECS [run args...]}"
+    shift 4
+    longest=0
+    made=()
     for i in $(seq 1 "$count"); do
+      if (( SECONDS + longest > budget )); then echo "no time for run $i (the longest took ${longest} s)"; break; fi
       step "quick suite run $i $*"
-      ./build/gpubench run --suite quick -o "$out/run$i.json" --log-dir "$logs/run$i" "$@" 2>&1 | tail -40
-      echo "exit ${PIPESTATUS[0]}"
+      started=$SECONDS
+      ./build/gpubench run --suite quick -o "$out/run$i.json" --log-dir "$logs/run$i" "$@" 2>&1 | tail -30
+      echo "exit ${PIPESTATUS[0]}, $((SECONDS - started)) s"
+      family_times "$out/run$i.json"
+      (( SECONDS - started > longest )) && longest=$((SECONDS - started))
+      made+=("$out/run$i.json")
     done
+    if (( ${#made[@]} >= 3 )); then
+      step "baseline from ${#made[@]} runs, and acceptance against it"
+      ./build/gpubench baseline create "${made[@]}" -o "$out/baseline.json" 2>&1 | tail -5
+      if (( SECONDS + 200 < ${CALL_LIMIT_S:-600} )); then
+        timeout 240 ./build/gpubench acceptance --baseline "$out/baseline.json" -o "$logs/acceptance.json" "$@" 2>&1 | tail -25
+      fi
+    fi
     ;;
   *) echo "unknown mode '$mode' (check or runs)"; exit 2 ;;
 esac

@@ -7,10 +7,11 @@ namespace gpubench {
 
 double min_time_seconds(Suite suite) { return suite == Suite::Quick ? 0.1 : 0.5; }
 
-void register_per_device(const BenchmarkContext& context, const std::string& name, DeviceBenchmark body) {
+void register_per_device(const BenchmarkContext& context, const std::string& name, DeviceBenchmark body,
+                         int fixed_iterations) {
   for (const BenchmarkDevice& device : context.devices) {
     const std::string full_name = name + "/gpu" + std::to_string(device.index);
-    benchmark::RegisterBenchmark(full_name.c_str(),
+    benchmark::internal::Benchmark* registered = benchmark::RegisterBenchmark(full_name.c_str(),
                                  [&context, device, body](benchmark::State& state) {
                                    if (!context.no_gpu_reason.empty()) {
                                      skip_benchmark(state, context.no_gpu_reason);
@@ -24,8 +25,12 @@ void register_per_device(const BenchmarkContext& context, const std::string& nam
                                    }
                                  })
         ->UseManualTime()
-        ->Unit(benchmark::kMicrosecond)
-        ->MinTime(min_time_seconds(context.suite));
+        ->Unit(benchmark::kMicrosecond);
+    if (fixed_iterations > 0) {
+      registered->Iterations(fixed_iterations);
+    } else {
+      registered->MinTime(min_time_seconds(context.suite));
+    }
   }
 }
 

@@ -14,8 +14,10 @@ using DeviceBenchmark = std::function<void(benchmark::State&, const BenchmarkDev
 using MultiDeviceBenchmark = std::function<void(benchmark::State&, const std::vector<BenchmarkDevice>&)>;
 
 // Registers `body` once per selected GPU. Every benchmark skips with context.no_gpu_reason when there is
-// no GPU, so the list of names is the same on every machine.
-void register_per_device(const BenchmarkContext& context, const std::string& name, DeviceBenchmark body);
+// no GPU, so the list of names is the same on every machine. Each repetition runs for min_time_seconds(),
+// or for exactly `fixed_iterations` iterations when that is positive (for iterations that wait untimed).
+void register_per_device(const BenchmarkContext& context, const std::string& name, DeviceBenchmark body,
+                         int fixed_iterations = 0);
 
 // Registers `body` once for all selected GPUs together, named name + suffix ("/all_gpus" unless a family's
 // ids say otherwise, as NCCL's do); its figure belongs to no single GPU (FigureLabel::device left empty).

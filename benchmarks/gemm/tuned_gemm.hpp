@@ -76,6 +76,12 @@ class TunedGemm {
     return time_launches(chosen_, launches_per_batch_, timer, stream);
   }
 
+  // Runs `warmups` untimed GEMMs of the chosen algorithm, then `launches` between two events; returns their seconds.
+  double time_burst(int warmups, int launches, EventTimer& timer, cudaStream_t stream) const {
+    for (int i = 0; i < warmups; ++i) gemm_.launch(chosen_, stream);
+    return time_launches(chosen_, launches, timer, stream);
+  }
+
   int launches_per_batch() const { return launches_per_batch_; }
   const GemmShape& shape() const { return operands_.shape(); }
   const LtAlgorithm& chosen() const { return chosen_; }

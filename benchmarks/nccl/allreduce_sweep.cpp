@@ -41,6 +41,12 @@ std::vector<std::size_t> allreduce_sizes(Suite suite) {
   return sizes;
 }
 
+std::vector<Placement> allreduce_placements(Suite suite, const NcclCombination& forced) {
+  const bool chosen_by_nccl = forced == NcclCombination{"auto", "auto"};
+  if (suite == Suite::Quick && !chosen_by_nccl) return {Placement::OutOfPlace};
+  return {Placement::OutOfPlace, Placement::InPlace};
+}
+
 std::string allreduce_benchmark_name(const NcclCombination& forced, std::size_t bytes, Placement placement) {
   return "nccl/allreduce/" + forced.algo + "/" + forced.proto + "/" + size_name(bytes) + "/" + placement_name(placement);
 }

@@ -27,6 +27,9 @@ const char* placement_name(Placement placement);  // "out_of_place", "in_place"
 // that those ids exist in both.
 std::vector<std::size_t> allreduce_sizes(Suite suite);
 
+// Out of place and in place, except for a forced algorithm and protocol in the quick suite: those six run out
+// of place only, which keeps the quick suite to minutes on a multi-GPU node; NCCL's own choice runs both.
+std::vector<Placement> allreduce_placements(Suite suite, const NcclCombination& forced);
 
 // nccl/allreduce/<algo>/<proto>/<size>/<placement>, e.g. nccl/allreduce/ring/simple/1GiB/out_of_place.
 std::string allreduce_benchmark_name(const NcclCombination& forced, std::size_t bytes, Placement placement);

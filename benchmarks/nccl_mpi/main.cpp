@@ -166,7 +166,7 @@ int run_ranks(const MpiWorld& world, const Options& options, const std::vector<s
   };
 
   for (std::size_t bytes : allreduce_sizes(suite)) {
-    for (Placement placement : {Placement::OutOfPlace, Placement::InPlace}) {
+    for (Placement placement : allreduce_placements(suite, forced)) {
       const std::string name = allreduce_benchmark_name(forced, bytes, placement);
       MpiAllReduceOutcome outcome;
       try {

@@ -28,7 +28,8 @@ const std::vector<FamilySpec>& benchmark_families() {
   static const std::vector<FamilySpec> families = {
       {"memory", "device memory bandwidth: STREAM read/write/copy/scale/add/triad and cudaMemcpy D2D, 1 GiB arrays",
        true, 3, 5, std::chrono::seconds(300)},
-      {"gemm", "cuBLAS/cuBLASLt GEMM: FP32, TF32, FP16, BF16, FP8 (cc >= 8.9); square sweep and transformer shapes",
+      {"gemm", "cuBLAS/cuBLASLt GEMM: FP32, TF32, FP16, BF16, FP8 (cc >= 8.9); square sweep, transformer shapes, "
+       "sustained and in bursts from idle",
        true, 3, 5, std::chrono::seconds(900)},
       {"pcie", "host<->device copies over PCIe: pinned and pageable, each way and both at once, 4 KiB to 1 GiB",
        true, 3, 5, std::chrono::seconds(3600)},  // the full suite takes about 6 min a GPU

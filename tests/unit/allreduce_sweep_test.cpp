@@ -30,6 +30,14 @@ TEST(AllReduceSizes, QuickSuiteStepsByEightAndKeeps1And4GiB) {
   for (std::size_t size : sizes) EXPECT_NE(std::find(full.begin(), full.end(), size), full.end()) << size;
 }
 
+TEST(AllReducePlacements, QuickSuiteRunsForcedCombinationsOutOfPlaceOnly) {
+  const std::vector<Placement> both = {Placement::OutOfPlace, Placement::InPlace};
+  EXPECT_EQ(allreduce_placements(Suite::Quick, {"ring", "ll"}), std::vector<Placement>{Placement::OutOfPlace});
+  EXPECT_EQ(allreduce_placements(Suite::Quick, {"auto", "auto"}), both);
+  EXPECT_EQ(allreduce_placements(Suite::Full, {"tree", "ll128"}), both);
+  EXPECT_EQ(allreduce_placements(Suite::Full, {"auto", "auto"}), both);
+}
+
 TEST(AllReduceNames, SizesInTheLargestWholeBinaryUnit) {
   EXPECT_EQ(size_name(8), "8B");
   EXPECT_EQ(size_name(512), "512B");

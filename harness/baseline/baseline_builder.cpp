@@ -13,6 +13,19 @@ namespace {
 
 // 1.4826 x MAD estimates the standard deviation of normally distributed data, and ignores outliers.
 constexpr double kMadToSigma = 1.4826;
+// Below this many runs the spread between runs is their sample standard deviation, not the MAD: with three
+// runs the MAD is the smaller of two deviations and ignores the third, so a healthy run that is part of the
+// baseline could fail its own check. Every run given is healthy by definition; only a large pool (a fleet)
+// gains from ignoring outliers.
+constexpr std::size_t kRunsForRobustSpread = 10;
+
+double spread_between_runs(const std::vector<double>& values, double expected) {
+  if (values.size() < 2) return 0;
+  if (values.size() < kRunsForRobustSpread) return summarize(values).stddev;
+  std::vector<double> deviations;
+  for (double v : values) deviations.push_back(std::fabs(v - expected));
+  return kMadToSigma * median(deviations);
+}
 
 }  // namespace
 
@@ -48,9 +61,7 @@ Baseline build_baseline(const std::vector<SourcedResults>& runs, const std::stri
   for (const auto& [id, p] : pooled) {
     BaselineMetric metric;
     metric.expected = median(p.values);
-    std::vector<double> deviations;
-    for (double v : p.values) deviations.push_back(std::fabs(v - metric.expected));
-    metric.spread = std::max(kMadToSigma * median(deviations), median(p.within_sigmas));
+    metric.spread = std::max(spread_between_runs(p.values, metric.expected), median(p.within_sigmas));
     metric.runs = static_cast<int>(p.values.size());
     metric.better = p.first->better;
     metric.unit = p.first->unit;

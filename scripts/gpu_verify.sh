@@ -21,7 +21,7 @@ exec > >(tee "$out/verify.log") 2>&1
 
 step() { printf '\n== %s (%s s)\n' "$*" "$SECONDS"; }
 family_times() {  # the seconds each family (variant) of a results document took
-  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('  '.join('%s %.0fs' % (f['name'], f['seconds']) for f in d['families']))" "$1"
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('  '.join('%s %.0fs' % (f['family'], f['seconds']) for f in d['families']))" "$1"
 }
 
 step "nvidia-smi"
@@ -39,7 +39,7 @@ case "$mode" in
     grep -E "^\[  (PASSED|FAILED|SKIPPED) |^\[==========\]|FAILED  \]" "$out/tests.log" | tail -15
     step "env"; ./build/gpubench env
     step "doctor"; ./build/gpubench doctor --json >"$out/doctor.json"; echo "exit $?"
-    python3 -c "import json; d=json.load(open('$out/doctor.json')); [print(f['severity'], f['check'], f['finding']) for f in d.get('findings', [])]"
+    python3 -c "import json; [print(f['severity'], f['check'], f['finding']) for f in json.load(open('$out/doctor.json')) if f['severity'] != 'ok']"
     step "interrupted run keeps what finished"
     timeout -s INT 20 ./build/gpubench run --suite quick -o "$logs/interrupted.json" --log-dir "$logs/interrupted" >/dev/null 2>&1
     python3 -c "import json; d=json.load(open('$logs/interrupted.json')); print('interrupted:', d['run']['interrupted'], 'metrics:', len(d['metrics']))"

@@ -62,11 +62,19 @@ Reading<std::map<std::string, std::vector<int>>> read_cpu_governors(const std::s
   return {governors, ""};
 }
 
+Reading<double> read_uptime(const std::string& path) {
+  std::ifstream in(path);
+  double seconds = 0;
+  if (!(in >> seconds) || seconds <= 0) return {std::nullopt, path + " unreadable"};
+  return {seconds, ""};
+}
+
 HostFacts read_host_facts() {
   HostFacts host;
   host.allowed_cpus = read_allowed_cpus();
   host.governors = read_cpu_governors("/sys/devices/system/cpu");
   host.variables = variables_that_change_results();
+  host.uptime_s = read_uptime("/proc/uptime");
   return host;
 }
 

@@ -2,6 +2,7 @@
 // and pairs without peer-to-peer access where their link should give it.
 #include <algorithm>
 #include <map>
+#include <sstream>
 
 #include "harness/doctor/rule_support.hpp"
 
@@ -53,10 +54,22 @@ void judge_links_down(const NodeFacts& facts, const GpuFacts& gpu, GpuCheck& che
              "runs and read its log; reset the GPU or reboot, and return the GPU or baseboard if a link stays down");
 }
 
-void judge_link_errors(const GpuFacts& gpu, GpuCheck& check, const HealthLimits& limits) {
+std::string per_second(double rate) {
+  std::ostringstream out;
+  out.precision(rate < 10 ? 2 : 3);
+  out << rate;
+  return out.str();
+}
+
+// Recovery errors (a link retrained while in use) are critical; replays (data sent again) warn; CRC errors
+// warn only at a rate that matters. The counters run since the driver loaded, which is at most the uptime, so
+// total / uptime is the lowest their average rate can be.
+void judge_link_errors(const GpuFacts& gpu, GpuCheck& check, const HealthLimits& limits, const Reading<double>& uptime_s) {
   if (!gpu.nvlinks.value || active_links(*gpu.nvlinks.value) == 0) return check.skip();
   std::string recovered;
-  std::string noisy;
+  std::string replayed;
+  std::string crc_fast;
+  std::string crc_seen;
   std::string why_unreadable;
   int readable = 0;
   for (const NvLinkFacts& link : *gpu.nvlinks.value) {
@@ -68,23 +81,40 @@ void judge_link_errors(const GpuFacts& gpu, GpuCheck& check, const HealthLimits&
     ++readable;
     const NvLinkCounters& c = *link.errors.value;
     const std::string name = "link " + std::to_string(link.link);
-    if (c.recovery.value_or(0) > 0) recovered += (recovered.empty() ? "" : ", ") + name + ": " + std::to_string(*c.recovery);
+    const auto add = [&name](std::string& list, const std::string& what) { list += (list.empty() ? "" : ", ") + name + ": " + what; };
+    if (c.recovery.value_or(0) > 0) add(recovered, std::to_string(*c.recovery));
+    if (c.replay.value_or(0) > 0) add(replayed, std::to_string(*c.replay));
     const std::uint64_t crc = c.crc_flit.value_or(0) + c.crc_data.value_or(0);
-    if (c.replay.value_or(0) + crc >= limits.nvlink_link_errors) {
-      noisy += (noisy.empty() ? "" : ", ") + name + ": " + std::to_string(c.replay.value_or(0)) + " replay, " + std::to_string(crc) + " CRC";
+    if (crc == 0) continue;
+    if (uptime_s.value && static_cast<double>(crc) / *uptime_s.value >= limits.nvlink_crc_errors_per_second) {
+      add(crc_fast, std::to_string(crc) + " (at least " + per_second(static_cast<double>(crc) / *uptime_s.value) + "/s)");
+    } else {
+      add(crc_seen, std::to_string(crc));
     }
   }
   if (readable == 0) return check.cannot_check("the NVLink error counters", why_unreadable);
   const std::string counters = "`nvidia-smi nvlink -e -i " + gpu.pci_bus_id + "` shows the counters since the driver loaded";
+  const std::string diagnose = "if they keep growing, drain the GPU and run NVIDIA's field diagnostic";
   if (!recovered.empty()) {
     check.flag(Severity::Critical, "NVLink recovery errors (" + recovered + "): links had to retrain while in use",
                "drain the GPU and run NVIDIA's field diagnostic; " + counters + "; errors that recur on a link point to the GPU or baseboard (RMA)");
   }
-  if (!noisy.empty()) {
+  if (!replayed.empty()) {
+    check.flag(Severity::Warning, "NVLink replay errors (" + replayed + "): data was sent again, which costs bandwidth",
+               counters + "; " + diagnose);
+  }
+  if (!crc_fast.empty()) {
     check.flag(Severity::Warning,
-               "NVLink replay and CRC errors at or above " + std::to_string(limits.nvlink_link_errors) + " on a link (" + noisy +
-                   "): a marginal link resends data and loses bandwidth",
-               counters + "; if they keep growing, drain the GPU and run NVIDIA's field diagnostic");
+               "NVLink CRC errors at " + per_second(limits.nvlink_crc_errors_per_second) + "/s or more since boot (" + crc_fast +
+                   "): a marginal link",
+               counters + "; " + diagnose);
+  }
+  if (!crc_seen.empty() && recovered.empty() && replayed.empty() && crc_fast.empty()) {
+    const std::string rate = uptime_s.value ? "on average under " + per_second(limits.nvlink_crc_errors_per_second) + "/s since boot"
+                                            : "their rate unknown (" + uptime_s.why_not + ")";
+    check.flag(Severity::Info, "NVLink CRC errors since the driver loaded (" + crc_seen + "), " + rate +
+                                   ", with no replay or recovery: within what links absorb",
+               "");
   }
 }
 
@@ -179,8 +209,9 @@ void judge_peer_access(const NodeFacts& facts, std::vector<Finding>& out) {
 void judge_gpu_links(const NodeFacts& facts, const HealthLimits& limits, std::vector<Finding>& out) {
   check_each_gpu(facts, "nvlink.links_down", "every NVLink active",
                  [&facts](const GpuFacts& gpu, GpuCheck& check) { judge_links_down(facts, gpu, check); }, out);
-  check_each_gpu(facts, "nvlink.errors", "no NVLink recovery errors, replay and CRC errors below " + std::to_string(limits.nvlink_link_errors) + " per link",
-                 [&limits](const GpuFacts& gpu, GpuCheck& check) { judge_link_errors(gpu, check, limits); }, out);
+  check_each_gpu(facts, "nvlink.errors", "no NVLink recovery, replay or CRC errors",
+                 [&limits, &facts](const GpuFacts& gpu, GpuCheck& check) { judge_link_errors(gpu, check, limits, facts.host.uptime_s); },
+                 out);
   if (!facts.nvml_why_not.empty()) return;
   judge_asymmetry(facts, out);
   judge_peer_access(facts, out);

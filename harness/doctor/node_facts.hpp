@@ -106,6 +106,8 @@ struct HostFacts {
   // scaling_governor -> the CPUs using it; unreadable where sysfs has no cpufreq (VMs, some kernels)
   Reading<std::map<std::string, std::vector<int>>> governors;
   std::map<std::string, std::string> variables;  // the environment variables that change results
+  // Seconds since the machine booted (/proc/uptime): the longest the driver's counters can have counted.
+  Reading<double> uptime_s;
 };
 
 struct NodeFacts {

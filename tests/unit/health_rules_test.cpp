@@ -80,6 +80,7 @@ NodeFacts healthy_node(int gpu_count = 8) {
   }
   node.host.allowed_cpus.value = cpu_range(0, 55);
   node.host.governors.value = std::map<std::string, std::vector<int>>{{"performance", cpu_range(0, 111)}};
+  node.host.uptime_s.value = 86400.0;
   return node;
 }
 
@@ -459,21 +460,39 @@ TEST(HealthRules, GpusWithoutNvLinkSkipTheNvLinkChecks) {
   }
 }
 
-TEST(HealthRules, NvLinkRecoveryErrorsAreCriticalAndManyCrcErrorsWarn) {
-  NodeFacts node = healthy_node(3);
+TEST(HealthRules, NvLinkRecoveryIsCriticalReplaysWarnAndCrcErrorsWarnOnlyAtDcgmsRate) {
+  NodeFacts node = healthy_node(5);
+  node.host.uptime_s.value = 1000.0;
   (*node.gpus[0].nvlinks.value)[5].errors.value = NvLinkCounters{0, 2, 0, 0};
   (*node.gpus[1].nvlinks.value)[7].errors.value = NvLinkCounters{60, 0, 30, 10};
-  (*node.gpus[2].nvlinks.value)[7].errors.value = NvLinkCounters{60, 0, 39, std::nullopt};  // 99: below
+  (*node.gpus[2].nvlinks.value)[3].errors.value = NvLinkCounters{0, 0, 100000, 20000};  // 120/s at least
+  // As seen on a healthy H200 node after an hour of NVLink traffic: a few hundred, no replay.
+  (*node.gpus[3].nvlinks.value)[7].errors.value = NvLinkCounters{0, 0, 457, std::nullopt};
   const std::vector<Finding> findings = with_check(judge_node_health(node), "nvlink.errors");
-  ASSERT_EQ(findings.size(), 3u);
+  ASSERT_EQ(findings.size(), 5u);
   EXPECT_EQ(findings[0].severity, Severity::Critical);
   EXPECT_EQ(findings[0].gpus, std::vector<int>{0});
   EXPECT_TRUE(mentions(findings[0], "link 5: 2")) << findings[0].finding;
   EXPECT_EQ(findings[1].severity, Severity::Warning);
   EXPECT_EQ(findings[1].gpus, std::vector<int>{1});
-  EXPECT_TRUE(mentions(findings[1], "link 7: 60 replay, 40 CRC")) << findings[1].finding;
-  EXPECT_EQ(findings[2].severity, Severity::Ok);
+  EXPECT_TRUE(mentions(findings[1], "replay errors (link 7: 60)")) << findings[1].finding;
+  EXPECT_EQ(findings[2].severity, Severity::Warning);
   EXPECT_EQ(findings[2].gpus, std::vector<int>{2});
+  EXPECT_TRUE(mentions(findings[2], "link 3: 120000 (at least 120/s)")) << findings[2].finding;
+  EXPECT_EQ(findings[3].severity, Severity::Info);
+  EXPECT_EQ(findings[3].gpus, std::vector<int>{3});
+  EXPECT_TRUE(mentions(findings[3], "link 7: 457")) << findings[3].finding;
+  EXPECT_EQ(findings[4].severity, Severity::Ok);
+  EXPECT_EQ(findings[4].gpus, std::vector<int>{4});
+}
+
+TEST(HealthRules, NvLinkCrcErrorsWithoutAnUptimeAreInfoWithTheReason) {
+  NodeFacts node = healthy_node(1);
+  node.host.uptime_s = {std::nullopt, "/proc/uptime unreadable"};
+  (*node.gpus[0].nvlinks.value)[0].errors.value = NvLinkCounters{0, 0, 1000000, 0};
+  const Finding f = problem(judge_node_health(node), "nvlink.errors");
+  EXPECT_EQ(f.severity, Severity::Info);
+  EXPECT_TRUE(mentions(f, "/proc/uptime unreadable")) << f.finding;
 }
 
 TEST(HealthRules, UnreadableNvLinkCountersAreInfo) {

@@ -63,8 +63,10 @@ AcceptanceReport judge_acceptance(const std::vector<int>& devices, const std::ve
       }
     }
   } else {
+    // Without a baseline no figure was judged: no GPU may read as a performance pass.
     report.baseline = baseline_note;
     worsen(node["performance"], "warn", "not judged: " + baseline_note);
+    for (auto& [index, stages] : per_gpu) worsen(stages["performance"], "warn", "not judged: no baseline (see the node's verdict)");
   }
   for (const GpuStressVerdict& v : stress) {
     if (!per_gpu.count(v.index)) continue;

@@ -54,6 +54,9 @@ TEST(Acceptance, NoBaselineIsAWarningThatSaysWhy) {
   const AcceptanceReport r = judge_acceptance({0}, {}, std::nullopt, "no baseline for 1 x NVIDIA B200 (single)", {});
   EXPECT_EQ(r.node_verdict, "warn");
   EXPECT_NE(r.node_stages[1].reasons[0].find("NVIDIA B200"), std::string::npos);
+  ASSERT_EQ(r.gpus.size(), 1u);
+  EXPECT_EQ(r.gpus[0].stages[1].stage, "performance");
+  EXPECT_EQ(r.gpus[0].stages[1].verdict, "warn") << "a GPU whose figures nobody judged is no performance pass";
 }
 
 TEST(Acceptance, JunitHasOneCasePerStageAndScope) {

@@ -117,8 +117,10 @@ void add_check_params(std::map<std::string, std::string>& params, const GemmChec
   params[prefix + "verify_tolerance"] = three_digits(check.tolerance);
 }
 
+enum class GemmTiming { Sustained, Burst };
+
 void run_gemm(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& device,
-              GemmPrecision precision, const GemmShape& shape) {
+              GemmPrecision precision, const GemmShape& shape, GemmTiming timing) {
   const DeviceArchitecture arch = read_architecture(device.index);
   if (const auto reason = unsupported_reason(arch.major, arch.minor, precision)) {
     skip_benchmark(state, *reason);
@@ -131,70 +133,43 @@ void run_gemm(benchmark::State& state, const BenchmarkContext& context, const Be
   CudaStream stream;
   const LtHandle handle = create_lt_handle();
   const TunedGemm gemm(handle.get(), precision, shape, kSeed, stream.get());
+  const bool burst = timing == GemmTiming::Burst;
   EventTimer timer;
   double timed_seconds = 0;
   std::int64_t launches = 0;
   for (auto _ : state) {
-    const double seconds = gemm.time_batch(timer, stream.get());
+    double seconds = 0;
+    if (burst) {
+      stream.synchronize();
+      std::this_thread::sleep_for(kIdleBeforeBurst);  // untimed: manual time counts only the burst
+      seconds = gemm.time_burst(kBurstWarmups, kBurstLaunches, timer, stream.get());
+      launches += kBurstLaunches;
+    } else {
+      seconds = gemm.time_batch(timer, stream.get());
+      launches += gemm.launches_per_batch();
+    }
     state.SetIterationTime(seconds);
     timed_seconds += seconds;
-    launches += gemm.launches_per_batch();
   }
   report_clocks(state, context, device);
 
   const GemmCheck check = gemm.verify(stream.get());
   if (check.wrong > 0) {
     fail_benchmark(state, "verification failed: " + std::string(precision_name(precision)) + " " + shape_name(shape) +
-                              ": " + check.summary());
+                              (burst ? " burst" : "") + ": " + check.summary());
     return;
   }
   FigureLabel label{"tflops", "TFLOP/s", Better::Higher, device.index, gemm.params()};
   add_check_params(label.params, check, "");
   label.params["sm_clock_max_khz"] = std::to_string(arch.sm_clock_khz);
+  if (burst) {
+    label.params.erase("launches_per_iteration");
+    label.params["idle_before_burst_ms"] = std::to_string(kIdleBeforeBurst.count());
+    label.params["warmup_launches"] = std::to_string(kBurstWarmups);
+    label.params["timed_launches"] = std::to_string(kBurstLaunches);
+  }
   const double tflops = gemm_flops(shape) * static_cast<double>(launches) / timed_seconds / 1e12;
   report_figure(state, tflops, peak_for(arch, precision), label);
-}
-
-void run_gemm_burst(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& device,
-                    GemmPrecision precision, const GemmShape& shape) {
-  const DeviceArchitecture arch = read_architecture(device.index);
-  if (const auto reason = unsupported_reason(arch.major, arch.minor, precision)) {
-    skip_benchmark(state, *reason);
-    return;
-  }
-  if (const auto reason = memory_shortfall(device_bytes(precision, shape))) {
-    skip_benchmark(state, *reason);
-    return;
-  }
-  CudaStream stream;
-  const LtHandle handle = create_lt_handle();
-  const TunedGemm gemm(handle.get(), precision, shape, kSeed, stream.get());
-  EventTimer timer;
-  double timed_seconds = 0;
-  for (auto _ : state) {
-    stream.synchronize();
-    std::this_thread::sleep_for(kIdleBeforeBurst);  // untimed: manual time counts only the burst
-    const double seconds = gemm.time_burst(kBurstWarmups, kBurstLaunches, timer, stream.get());
-    state.SetIterationTime(seconds);
-    timed_seconds += seconds;
-  }
-  report_clocks(state, context, device);
-
-  const GemmCheck check = gemm.verify(stream.get());
-  if (check.wrong > 0) {
-    fail_benchmark(state, "verification failed: " + std::string(precision_name(precision)) + " " + shape_name(shape) +
-                              " burst: " + check.summary());
-    return;
-  }
-  FigureLabel label{"tflops", "TFLOP/s", Better::Higher, device.index, gemm.params()};
-  add_check_params(label.params, check, "");
-  label.params.erase("launches_per_iteration");
-  label.params["idle_before_burst_ms"] = std::to_string(kIdleBeforeBurst.count());
-  label.params["warmup_launches"] = std::to_string(kBurstWarmups);
-  label.params["timed_launches"] = std::to_string(kBurstLaunches);
-  label.params["sm_clock_max_khz"] = std::to_string(arch.sm_clock_khz);
-  const double launches = static_cast<double>(kBurstLaunches) * static_cast<double>(state.iterations());
-  report_figure(state, gemm_flops(shape) * launches / timed_seconds / 1e12, peak_for(arch, precision), label);
 }
 
 // TF32 Tensor Cores against FP32 on the CUDA cores, same shape, both timed here, alternating batch by batch so
@@ -266,7 +241,7 @@ void register_gemm_benchmarks(const BenchmarkContext& context) {
     for (const GemmShape& shape : shapes) {
       register_per_device(context, std::string("gemm/") + precision_name(precision) + "/" + shape_name(shape),
                           [&context, precision, shape](benchmark::State& state, const BenchmarkDevice& device) {
-                            run_gemm(state, context, device, precision, shape);
+                            run_gemm(state, context, device, precision, shape, GemmTiming::Sustained);
                           });
     }
   }
@@ -276,7 +251,7 @@ void register_gemm_benchmarks(const BenchmarkContext& context) {
     if (context.suite == Suite::Quick && precision != GemmPrecision::Bf16) continue;
     register_per_device(context, std::string("gemm/burst/") + precision_name(precision) + "/" + shape_name(kBurstShape),
                         [&context, precision](benchmark::State& state, const BenchmarkDevice& device) {
-                          run_gemm_burst(state, context, device, precision, kBurstShape);
+                          run_gemm(state, context, device, precision, kBurstShape, GemmTiming::Burst);
                         },
                         kBurstsPerRepetition);
   }

@@ -100,6 +100,19 @@ TEST_P(GemmProduct, TheChosenAlgorithmsTimedOutputPassesAndUnwrittenOutputFails)
   EXPECT_EQ(gemm.params().count("algo_id"), 1u);
 }
 
+TEST_P(GemmProduct, ABurstWritesAVerifiedProduct) {
+  GPUBENCH_REQUIRE_GPU();
+  const auto [precision, shape] = GetParam();
+  SKIP_UNLESS_SUPPORTED(precision);
+  CudaStream stream;
+  const LtHandle handle = create_lt_handle();
+  const TunedGemm gemm(handle.get(), precision, shape, kSeed, stream.get());
+  EventTimer timer;
+  EXPECT_GT(gemm.time_burst(3, 10, timer, stream.get()), 0.0);
+  const GemmCheck check = gemm.verify(stream.get());
+  EXPECT_EQ(check.wrong, 0u) << check.summary();
+}
+
 INSTANTIATE_TEST_SUITE_P(AllPrecisions, GemmProduct,
                          ::testing::Combine(::testing::ValuesIn(kGemmPrecisions), ::testing::Values(kSquare, kNonSquare)),
                          [](const ::testing::TestParamInfo<GemmProduct::ParamType>& info) {

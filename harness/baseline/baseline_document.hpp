@@ -26,7 +26,7 @@ struct MachineKind {
 
 struct BaselineMetric {
   double expected = 0;  // median over runs of each run's median
-  double spread = 0;    // robust standard deviation of one run's value (1.4826 x MAD), same unit
+  double spread = 0;    // standard deviation of one run's value (see build_baseline), same unit
   int runs = 0;
   Better better = Better::Higher;
   std::string unit;

@@ -15,51 +15,9 @@
 #include <vector>
 
 #include "benchmarks/common/cuda_check.hpp"
+#include "harness/environment/cpu_list.hpp"
 
 namespace gpubench {
-
-// Parses a Linux CPU list such as "0-3,8,10-11" into sorted, distinct CPU numbers.
-// Throws std::invalid_argument on anything else.
-inline std::vector<int> parse_cpu_list(const std::string& text) {
-  std::vector<int> cpus;
-  std::string list = text;
-  while (!list.empty() && std::isspace(static_cast<unsigned char>(list.back()))) list.pop_back();
-  std::size_t start = 0;
-  while (start < list.size()) {
-    const std::size_t end = std::min(list.find(',', start), list.size());
-    const std::string item = list.substr(start, end - start);
-    start = end + 1;
-    const std::size_t dash = item.find('-');
-    const auto number = [&](const std::string& digits) {
-      if (digits.empty() || digits.size() > 7 ||
-          !std::all_of(digits.begin(), digits.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
-        throw std::invalid_argument("CPU list '" + text + "' has a bad item '" + item + "'");
-      }
-      return std::stoi(digits);
-    };
-    const int first = number(item.substr(0, dash));
-    const int last = dash == std::string::npos ? first : number(item.substr(dash + 1));
-    if (last < first) throw std::invalid_argument("CPU list '" + text + "' has a backward range '" + item + "'");
-    for (int cpu = first; cpu <= last; ++cpu) cpus.push_back(cpu);
-  }
-  std::sort(cpus.begin(), cpus.end());
-  cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
-  return cpus;
-}
-
-// The inverse of parse_cpu_list, with runs folded: {0,1,2,3,8} -> "0-3,8".
-inline std::string format_cpu_list(const std::vector<int>& cpus) {
-  std::string out;
-  for (std::size_t i = 0; i < cpus.size();) {
-    std::size_t j = i;
-    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
-    if (!out.empty()) out += ',';
-    out += std::to_string(cpus[i]);
-    if (j > i) out += '-' + std::to_string(cpus[j]);
-    i = j + 1;
-  }
-  return out;
-}
 
 struct GpuLocality {
   std::string pci_bus_id;  // as sysfs spells it: 0000:3b:00.0

@@ -3,7 +3,7 @@
 #include <iterator>
 #include <map>
 
-#include "harness/doctor/cpu_list.hpp"
+#include "harness/environment/cpu_list.hpp"
 #include "harness/doctor/rule_support.hpp"
 #include "harness/environment/device_selection.hpp"
 
@@ -31,7 +31,7 @@ void judge_numa_placement(const NodeFacts& facts, std::vector<Finding>& out) {
     out.push_back({Severity::Info, check, unknown,
                    "the platform reports no NUMA node for GPU " + format_device_list(unknown) + " (usual in VMs): placement cannot be checked", ""});
   }
-  const std::string may_run = "this process may run on CPUs " + format_cpu_range_list(*allowed.value);
+  const std::string may_run = "this process may run on CPUs " + format_cpu_list(*allowed.value);
   std::vector<int> quiet;
   for (const auto& [node, gpus] : by_node) {
     const std::vector<int>& local = *gpus.front()->local_cpus.value;  // one node, one CPU list
@@ -39,7 +39,7 @@ void judge_numa_placement(const NodeFacts& facts, std::vector<Finding>& out) {
     for (const GpuFacts* gpu : gpus) indexes.push_back(gpu->index);
     std::vector<int> near;
     std::set_intersection(allowed.value->begin(), allowed.value->end(), local.begin(), local.end(), std::back_inserter(near));
-    const std::string node_text = "NUMA node " + std::to_string(node) + " (CPUs " + format_cpu_range_list(local) + ")";
+    const std::string node_text = "NUMA node " + std::to_string(node) + " (CPUs " + format_cpu_list(local) + ")";
     const std::string gpu_text = "GPU " + format_device_list(indexes);
     const std::string bind = "`numactl --cpunodebind=" + std::to_string(node) + " --membind=" + std::to_string(node) + " <command>`";
     if (near.size() == allowed.value->size()) {
@@ -48,10 +48,10 @@ void judge_numa_placement(const NodeFacts& facts, std::vector<Finding>& out) {
       out.push_back({Severity::Warning, check, indexes,
                      may_run + ", none of them on " + node_text + " next to " + gpu_text +
                          ": its copies and kernel launches cross the link between sockets",
-                     "run work for " + gpu_text + " on their node: " + bind + ", or `taskset -c " + format_cpu_range_list(local) + " <command>`"});
+                     "run work for " + gpu_text + " on their node: " + bind + ", or `taskset -c " + format_cpu_list(local) + " <command>`"});
     } else {
       out.push_back({Severity::Info, check, indexes,
-                     may_run + ", of which " + format_cpu_range_list(near) + " are on " + node_text + " next to " + gpu_text +
+                     may_run + ", of which " + format_cpu_list(near) + " are on " + node_text + " next to " + gpu_text +
                          ": threads on the others cross the link between sockets",
                      "for work on " + gpu_text + " alone, bind it to their node: " + bind});
     }
@@ -74,7 +74,7 @@ void judge_governor(const HostFacts& host, std::vector<Finding>& out) {
     if (governor == "performance") continue;
     all_performance = false;
     out.push_back({Severity::Warning, check, {},
-                   "CPUs " + format_cpu_range_list(list) + " use the '" + governor + "' frequency governor, not 'performance': "
+                   "CPUs " + format_cpu_list(list) + " use the '" + governor + "' frequency governor, not 'performance': "
                    "host-side work (kernel launches, CPU-staged copies, NCCL's proxy threads) runs at lower, varying clocks",
                    "as root `cpupower frequency-set -g performance` (or `tuned-adm profile throughput-performance`); doctor itself changes nothing"});
   }

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "harness/doctor/cpu_list.hpp"
+#include "harness/environment/cpu_list.hpp"
 #include "harness/doctor/host_facts.hpp"
 #include "harness/doctor/pcie_under_load.hpp"
 #include "harness/environment/nvml_library.hpp"
@@ -209,7 +209,7 @@ void read_numa_placement(GpuFacts& gpu) {
     return;
   }
   try {
-    gpu.local_cpus.value = parse_cpu_range_list(cpus);
+    gpu.local_cpus.value = parse_cpu_list(cpus);
   } catch (const std::invalid_argument& error) {
     gpu.local_cpus.why_not = error.what();
   }

@@ -11,7 +11,6 @@
 #include <fstream>
 #include <sstream>
 
-#include "harness/doctor/cpu_list.hpp"
 #include "harness/doctor/doctor_report.hpp"
 #include "harness/doctor/host_facts.hpp"
 
@@ -671,15 +670,6 @@ TEST(HealthRules, JsonAndConsoleCarryEveryField) {
   EXPECT_NE(console.str().find("0 critical, 1 warning"), std::string::npos) << console.str();
   EXPECT_NE(console.str().find("WARNING   GPU 1"), std::string::npos) << console.str();
   EXPECT_NE(console.str().find("fix: run the persistence daemon"), std::string::npos) << console.str();
-}
-
-TEST(DoctorCpuList, ParsesAndFoldsLinuxCpuLists) {
-  EXPECT_EQ(parse_cpu_range_list("0-3,8,10-11\n"), (std::vector<int>{0, 1, 2, 3, 8, 10, 11}));
-  EXPECT_EQ(parse_cpu_range_list("5,1-2,2"), (std::vector<int>{1, 2, 5}));
-  EXPECT_TRUE(parse_cpu_range_list("").empty());
-  EXPECT_EQ(format_cpu_range_list({0, 1, 2, 3, 8, 10, 11}), "0-3,8,10-11");
-  EXPECT_THROW(parse_cpu_range_list("0-x"), std::invalid_argument);
-  EXPECT_THROW(parse_cpu_range_list("3-1"), std::invalid_argument);
 }
 
 TEST(DoctorCpuGovernors, ReadsSysfsAndSaysWhenThereIsNone) {

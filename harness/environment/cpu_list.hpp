@@ -6,9 +6,9 @@
 namespace gpubench {
 
 // Sorted, distinct CPU numbers. Throws std::invalid_argument naming the bad item.
-std::vector<int> parse_cpu_range_list(const std::string& text);
+std::vector<int> parse_cpu_list(const std::string& text);
 
 // The inverse, with runs folded: {0,1,2,3,8} -> "0-3,8".
-std::string format_cpu_range_list(const std::vector<int>& cpus);
+std::string format_cpu_list(const std::vector<int>& cpus);
 
 }  // namespace gpubench

@@ -1,4 +1,4 @@
-#include "harness/doctor/cpu_list.hpp"
+#include "harness/environment/cpu_list.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -16,7 +16,7 @@ int cpu_number(const std::string& digits, const std::string& whole) {
 
 }  // namespace
 
-std::vector<int> parse_cpu_range_list(const std::string& text) {
+std::vector<int> parse_cpu_list(const std::string& text) {
   std::string list = text;
   while (!list.empty() && std::isspace(static_cast<unsigned char>(list.back()))) list.pop_back();
   std::vector<int> cpus;
@@ -35,7 +35,7 @@ std::vector<int> parse_cpu_range_list(const std::string& text) {
   return cpus;
 }
 
-std::string format_cpu_range_list(const std::vector<int>& cpus) {
+std::string format_cpu_list(const std::vector<int>& cpus) {
   std::string out;
   for (std::size_t i = 0; i < cpus.size();) {
     std::size_t j = i;

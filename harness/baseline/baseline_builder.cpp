@@ -19,12 +19,10 @@ constexpr double kMadToSigma = 1.4826;
 // gains from ignoring outliers.
 constexpr std::size_t kRunsForRobustSpread = 10;
 
-double spread_between_runs(const std::vector<double>& values, double expected) {
+double spread_between_runs(const std::vector<double>& values) {
   if (values.size() < 2) return 0;
-  if (values.size() < kRunsForRobustSpread) return summarize(values).stddev;
-  std::vector<double> deviations;
-  for (double v : values) deviations.push_back(std::fabs(v - expected));
-  return kMadToSigma * median(deviations);
+  const SampleStatistics runs = summarize(values);
+  return values.size() < kRunsForRobustSpread ? runs.stddev : kMadToSigma * runs.mad;
 }
 
 }  // namespace
@@ -61,7 +59,7 @@ Baseline build_baseline(const std::vector<SourcedResults>& runs, const std::stri
   for (const auto& [id, p] : pooled) {
     BaselineMetric metric;
     metric.expected = median(p.values);
-    metric.spread = std::max(spread_between_runs(p.values, metric.expected), median(p.within_sigmas));
+    metric.spread = std::max(spread_between_runs(p.values), median(p.within_sigmas));
     metric.runs = static_cast<int>(p.values.size());
     metric.better = p.first->better;
     metric.unit = p.first->unit;

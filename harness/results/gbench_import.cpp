@@ -1,5 +1,6 @@
 #include "harness/results/gbench_import.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -17,7 +18,8 @@ namespace {
 using nlohmann::json;
 
 struct Accumulated {
-  FigureLabel label;
+  FigureLabel label;                                                  // of the first repetition
+  std::vector<std::map<std::string, std::string>> repetition_params;  // each repetition's
   std::vector<double> values;
   std::vector<double> peaks;
   std::vector<double> clocks;
@@ -30,6 +32,30 @@ double counter(const json& entry, const char* name, const std::string& source, c
     throw InputError(source, path + name, "expected a finite number");
   }
   return value.get<double>();
+}
+
+// One set of params for a metric: a param every repetition gave the same value keeps it; one that differed
+// (a choice made anew, a figure of each repetition) lists each repetition's value in order, "a; b; c", with
+// "absent" where a repetition did not give it. The params then describe every sample, not just the first.
+std::map<std::string, std::string> merge_repetition_params(const std::vector<std::map<std::string, std::string>>& repetitions) {
+  std::map<std::string, std::vector<std::string>> values;
+  for (const auto& params : repetitions) {
+    for (const auto& [key, value] : params) values[key];
+  }
+  for (auto& [key, list] : values) {
+    for (const auto& params : repetitions) {
+      const auto found = params.find(key);
+      list.push_back(found == params.end() ? "absent" : found->second);
+    }
+  }
+  std::map<std::string, std::string> merged;
+  for (const auto& [key, list] : values) {
+    const bool same = std::all_of(list.begin(), list.end(), [&](const std::string& v) { return v == list.front(); });
+    std::string text = list.front();
+    for (std::size_t i = 1; !same && i < list.size(); ++i) text += "; " + list[i];
+    merged[key] = text;
+  }
+  return merged;
 }
 
 }  // namespace
@@ -123,16 +149,19 @@ ImportedBenchmarks import_google_benchmark_json(const json& doc, const std::stri
                               "report it with the family's log"});
       continue;
     }
+    FigureLabel label;
+    try {
+      label = decode_label(entry.value("label", ""));
+    } catch (const std::invalid_argument& error) {
+      throw InputError(source, path + "label", error.what());
+    }
     auto [it, inserted] = runs.try_emplace(name);
     Accumulated& run = it->second;
     if (inserted) {
       order.push_back(name);
-      try {
-        run.label = decode_label(entry.value("label", ""));
-      } catch (const std::invalid_argument& error) {
-        throw InputError(source, path + "label", error.what());
-      }
+      run.label = label;
     }
+    run.repetition_params.push_back(std::move(label.params));
     run.values.push_back(counter(entry, "value", source, path));
     if (entry.contains("peak")) run.peaks.push_back(counter(entry, "peak", source, path));
     if (entry.contains("sm_clock_mhz")) run.clocks.push_back(counter(entry, "sm_clock_mhz", source, path));
@@ -159,7 +188,7 @@ ImportedBenchmarks import_google_benchmark_json(const json& doc, const std::stri
     if (!run.clocks.empty()) m.sm_clock_mhz = median(run.clocks);
     m.clock_event_reasons = run.reasons;
     m.throttled = is_throttling(run.reasons);
-    m.params = run.label.params;
+    m.params = merge_repetition_params(run.repetition_params);
     out.metrics.push_back(std::move(m));
   }
   return out;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "harness/results/benchmark_label.hpp"
 #include "harness/results/input_error.hpp"
 #include "harness/results/results_io.hpp"
 
@@ -32,6 +33,32 @@ TEST(GbenchImport, RepetitionsBecomeSamplesAndAggregatesAreIgnored) {
   EXPECT_DOUBLE_EQ(*triad.sm_clock_mhz, 1980);
   EXPECT_TRUE(triad.throttled) << "one repetition saw the software power cap";
   EXPECT_EQ(triad.params.at("launch"), "grid264xblock1024xunroll4");
+}
+
+// A repetition's entry as gpubench-micro writes it, with the figure's label carrying `params`.
+nlohmann::json repetition(int index, double value, const std::map<std::string, std::string>& params) {
+  FigureLabel label{"bandwidth", "GB/s", Better::Higher, 0, params};
+  return {{"name", "pcie/bidirectional_h2d/pinned/1GiB/gpu0/manual_time"},
+          {"run_name", "pcie/bidirectional_h2d/pinned/1GiB/gpu0/manual_time"},
+          {"run_type", "iteration"},
+          {"repetition_index", index},
+          {"value", value},
+          {"label", encode_label(label)}};
+}
+
+TEST(GbenchImport, ParamsThatDifferBetweenRepetitionsListEachRepetitionsValue) {
+  const nlohmann::json doc = {
+      {"benchmarks",
+       {repetition(0, 49.8, {{"bytes", "1073741824"}, {"d2h_gbps", "51.09"}, {"algo", "24"}}),
+        repetition(1, 47.5, {{"bytes", "1073741824"}, {"d2h_gbps", "52.44"}}),
+        repetition(2, 41.4, {{"bytes", "1073741824"}, {"d2h_gbps", "51.9"}, {"algo", "24"}})}}};
+  const ImportedBenchmarks imported = import_google_benchmark_json(doc, "pcie", "inline.json");
+  ASSERT_EQ(imported.metrics.size(), 1u);
+  const std::map<std::string, std::string>& params = imported.metrics[0].params;
+  EXPECT_EQ(params.at("bytes"), "1073741824") << "the same in every repetition: one value";
+  EXPECT_EQ(params.at("d2h_gbps"), "51.09; 52.44; 51.9");
+  EXPECT_EQ(params.at("algo"), "24; absent; 24");
+  EXPECT_EQ(imported.metrics[0].samples, (std::vector<double>{49.8, 47.5, 41.4}));
 }
 
 TEST(GbenchImport, ErrorsBecomeOneFailureEachWithAdviceAndSkipsKeepTheirReason) {

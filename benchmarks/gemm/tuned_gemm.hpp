@@ -2,12 +2,14 @@
 // A GEMM ready to be timed: operands drawn, each algorithm cuBLASLt's heuristic proposes timed briefly on this
 // device, the fastest kept. The heuristic's first choice is often not the fastest here (on an H200 most shapes
 // ran best with its second to eighth, by a few per cent), and trying them is how a benchmark gets to what the
-// hardware can do.
+// hardware can do. The choice (a GemmTuning) can be handed to a later TunedGemm of the same device, precision
+// and shape, so that every repetition of a benchmark times the same algorithm.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -26,12 +28,89 @@ inline constexpr int kHeuristicCandidates = 8;
 // batches would let a power-capped GPU (an H200 at 700 W) clock higher than it can under real training load.
 inline constexpr double kMinBatchSeconds = 10e-3;
 inline constexpr int kMaxLaunchesPerBatch = 10000;
+// Untimed load before timing, whether or not this object tuned: a power-capped GPU's clock moves in its first
+// fraction of a second under load, and every construction (Google Benchmark makes several per repetition)
+// should start timing from the same state.
+inline constexpr double kWarmupSeconds = 0.1;
+// Each candidate is timed this many times, in turns, and judged by its best batch: among candidates within a
+// per cent of each other, one batch each would pick by noise.
+inline constexpr int kTuningRounds = 3;
+
+// What tuning chose: the algorithm and how many launches a timed batch holds.
+struct GemmTuning {
+  LtAlgorithm algorithm;
+  int launches_per_batch = 1;
+  std::size_t candidates_timed = 0;
+};
 
 class TunedGemm {
  public:
+  // Tunes (times the heuristic's candidates) unless `known` holds a tuning of the same device, precision and
+  // shape, which is then used as it is.
   TunedGemm(cublasLtHandle_t handle, GemmPrecision precision, const GemmShape& shape, std::uint64_t seed,
-            cudaStream_t stream)
+            cudaStream_t stream, const std::optional<GemmTuning>& known = std::nullopt)
       : operands_(precision, shape, seed, stream), gemm_(handle, operands_), seed_(seed) {
+    EventTimer timer;
+    if (known) {
+      tuning_ = *known;
+      const cublasStatus_t status = gemm_.try_launch(tuning_.algorithm, stream);  // loads its kernel, untimed
+      if (status != CUBLAS_STATUS_SUCCESS) {
+        throw std::runtime_error("the algorithm tuned earlier for a " + description() + " no longer launches: " +
+                                 cublasLtGetStatusName(status));
+      }
+    } else {
+      tuning_ = tune(timer, stream);
+    }
+    // Then D is poisoned again, so only the timed launches that follow can make it pass verification.
+    for (double warm = 0; warm < kWarmupSeconds;) {
+      warm += time_launches(tuning_.algorithm, tuning_.launches_per_batch, timer, stream);
+    }
+    operands_.poison_output(stream);
+  }
+
+  // Runs launches_per_batch() GEMMs of the chosen algorithm between two events; returns their seconds.
+  double time_batch(EventTimer& timer, cudaStream_t stream) const {
+    return time_launches(tuning_.algorithm, tuning_.launches_per_batch, timer, stream);
+  }
+
+  // Runs `warmups` untimed GEMMs of the chosen algorithm, then `launches` between two events; returns their seconds.
+  double time_burst(int warmups, int launches, EventTimer& timer, cudaStream_t stream) const {
+    for (int i = 0; i < warmups; ++i) gemm_.launch(tuning_.algorithm, stream);
+    return time_launches(tuning_.algorithm, launches, timer, stream);
+  }
+
+  int launches_per_batch() const { return tuning_.launches_per_batch; }
+  const GemmShape& shape() const { return operands_.shape(); }
+  const GemmTuning& tuning() const { return tuning_; }
+
+  // Checks the output of the last launch on a sample of 256 elements.
+  GemmCheck verify(cudaStream_t stream) const {
+    return check_gemm(operands_, choose_sample(operands_.shape(), seed_ ^ 0x5A5A5A5Aull), stream);
+  }
+
+  // How it was measured, as label params.
+  std::map<std::string, std::string> params() const {
+    const GemmPrecision precision = operands_.precision();
+    std::map<std::string, std::string> params = describe_algorithm(tuning_.algorithm);
+    params["layout"] = "TN";
+    params["inputs"] = precision == GemmPrecision::Tf32 ? "fp32_tf32_rounded"
+                       : precision == GemmPrecision::Fp32 ? "fp32"
+                                                          : precision_name(precision);
+    params["output"] = output_bytes(precision) == 4 ? "fp32" : precision == GemmPrecision::Fp16 ? "fp16" : "bf16";
+    params["compute"] = compute_type_name(precision);
+    params["candidates_timed"] = std::to_string(tuning_.candidates_timed);
+    params["launches_per_iteration"] = std::to_string(tuning_.launches_per_batch);
+    params["workspace_bytes"] = std::to_string(kCublasLtWorkspaceBytes);
+    return params;
+  }
+
+ private:
+  std::string description() const {
+    return std::string(precision_name(operands_.precision())) + " GEMM " + shape_name(operands_.shape());
+  }
+
+  // Times each candidate the heuristic offers, kTuningRounds batches each in turns, and keeps the fastest.
+  GemmTuning tune(EventTimer& timer, cudaStream_t stream) {
     const std::vector<LtAlgorithm> candidates = gemm_.heuristic_candidates(kHeuristicCandidates);
     // A first launch of each also loads its kernel (CUDA loads modules lazily), which must not be timed.
     std::vector<LtAlgorithm> runnable;
@@ -45,69 +124,27 @@ class TunedGemm {
       }
     }
     GPUBENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
-    const std::string what = std::string(precision_name(precision)) + " GEMM " + shape_name(shape);
-    if (candidates.empty()) throw std::runtime_error("cuBLASLt's heuristic offers no algorithm for a " + what);
+    if (candidates.empty()) throw std::runtime_error("cuBLASLt's heuristic offers no algorithm for a " + description());
     if (runnable.empty()) {
       throw std::runtime_error("none of the " + std::to_string(candidates.size()) +
-                               " algorithms cuBLASLt's heuristic offers for a " + what + " launches: " + refusal);
+                               " algorithms cuBLASLt's heuristic offers for a " + description() + " launches: " + refusal);
     }
 
-    EventTimer timer;
+    GemmTuning tuning;
     const double one_launch = time_launches(runnable.front(), 1, timer, stream);
-    launches_per_batch_ = static_cast<int>(
+    tuning.launches_per_batch = static_cast<int>(
         std::clamp(std::ceil(kMinBatchSeconds / std::max(one_launch, 1e-9)), 1.0, double{kMaxLaunchesPerBatch}));
-    double best = std::numeric_limits<double>::infinity();
-    for (const LtAlgorithm& candidate : runnable) {
-      const double seconds = time_launches(candidate, launches_per_batch_, timer, stream);
-      if (seconds < best) {
-        best = seconds;
-        chosen_ = candidate;
+    std::vector<double> best_batch(runnable.size(), std::numeric_limits<double>::infinity());
+    for (int round = 0; round < kTuningRounds; ++round) {
+      for (std::size_t i = 0; i < runnable.size(); ++i) {
+        best_batch[i] = std::min(best_batch[i], time_launches(runnable[i], tuning.launches_per_batch, timer, stream));
       }
     }
-    candidates_timed_ = runnable.size();
-    // One untimed batch of the chosen algorithm keeps the clocks up; then D is poisoned again, so only the
-    // timed launches that follow can make it pass verification.
-    time_launches(chosen_, launches_per_batch_, timer, stream);
-    operands_.poison_output(stream);
+    tuning.algorithm = runnable[std::min_element(best_batch.begin(), best_batch.end()) - best_batch.begin()];
+    tuning.candidates_timed = runnable.size();
+    return tuning;
   }
 
-  // Runs launches_per_batch() GEMMs of the chosen algorithm between two events; returns their seconds.
-  double time_batch(EventTimer& timer, cudaStream_t stream) const {
-    return time_launches(chosen_, launches_per_batch_, timer, stream);
-  }
-
-  // Runs `warmups` untimed GEMMs of the chosen algorithm, then `launches` between two events; returns their seconds.
-  double time_burst(int warmups, int launches, EventTimer& timer, cudaStream_t stream) const {
-    for (int i = 0; i < warmups; ++i) gemm_.launch(chosen_, stream);
-    return time_launches(chosen_, launches, timer, stream);
-  }
-
-  int launches_per_batch() const { return launches_per_batch_; }
-  const GemmShape& shape() const { return operands_.shape(); }
-  const LtAlgorithm& chosen() const { return chosen_; }
-
-  // Checks the output of the last launch on a sample of 256 elements.
-  GemmCheck verify(cudaStream_t stream) const {
-    return check_gemm(operands_, choose_sample(operands_.shape(), seed_ ^ 0x5A5A5A5Aull), stream);
-  }
-
-  // How it was measured, as label params.
-  std::map<std::string, std::string> params() const {
-    const GemmPrecision precision = operands_.precision();
-    std::map<std::string, std::string> params = describe_algorithm(chosen_);
-    params["layout"] = "TN";
-    params["inputs"] = precision == GemmPrecision::Tf32 ? "fp32_tf32_rounded"
-                       : precision == GemmPrecision::Fp32 ? "fp32"
-                                                          : precision_name(precision);
-    params["output"] = output_bytes(precision) == 4 ? "fp32" : precision == GemmPrecision::Fp16 ? "fp16" : "bf16";
-    params["compute"] = compute_type_name(precision);
-    params["candidates_timed"] = std::to_string(candidates_timed_);
-    params["launches_per_iteration"] = std::to_string(launches_per_batch_);
-    params["workspace_bytes"] = std::to_string(kCublasLtWorkspaceBytes);
-    return params;
-  }
-
- private:
   double time_launches(const LtAlgorithm& algorithm, int launches, EventTimer& timer, cudaStream_t stream) const {
     timer.start(stream);
     for (int i = 0; i < launches; ++i) gemm_.launch(algorithm, stream);
@@ -118,9 +155,7 @@ class TunedGemm {
   GemmOperands operands_;
   LtGemm gemm_;
   std::uint64_t seed_;
-  LtAlgorithm chosen_;
-  int launches_per_batch_ = 1;
-  std::size_t candidates_timed_ = 0;
+  GemmTuning tuning_;
 };
 
 }  // namespace gpubench

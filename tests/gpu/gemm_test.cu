@@ -113,6 +113,22 @@ TEST_P(GemmProduct, ABurstWritesAVerifiedProduct) {
   EXPECT_EQ(check.wrong, 0u) << check.summary();
 }
 
+TEST_P(GemmProduct, ATuningHandedOnIsTimedAsItIsAndVerifies) {
+  GPUBENCH_REQUIRE_GPU();
+  const auto [precision, shape] = GetParam();
+  SKIP_UNLESS_SUPPORTED(precision);
+  CudaStream stream;
+  const LtHandle handle = create_lt_handle();
+  const TunedGemm tuned(handle.get(), precision, shape, kSeed, stream.get());
+  const TunedGemm reused(handle.get(), precision, shape, kSeed, stream.get(), tuned.tuning());
+  EXPECT_EQ(reused.params(), tuned.params()) << "same algorithm, batch and candidate count";
+  EXPECT_GT(tuned.tuning().candidates_timed, 0u);
+  EventTimer timer;
+  EXPECT_GT(reused.time_batch(timer, stream.get()), 0.0);
+  const GemmCheck check = reused.verify(stream.get());
+  EXPECT_EQ(check.wrong, 0u) << check.summary();
+}
+
 INSTANTIATE_TEST_SUITE_P(AllPrecisions, GemmProduct,
                          ::testing::Combine(::testing::ValuesIn(kGemmPrecisions), ::testing::Values(kSquare, kNonSquare)),
                          [](const ::testing::TestParamInfo<GemmProduct::ParamType>& info) {

@@ -28,7 +28,7 @@
 #include "benchmarks/common/event_timer.hpp"
 #include "benchmarks/common/families.hpp"
 #include "benchmarks/common/host_affinity.hpp"
-#include "benchmarks/common/host_buffer.hpp"
+#include "benchmarks/common/pinned_host_pool.hpp"
 #include "benchmarks/common/pcie_link.hpp"
 #include "benchmarks/common/registry.hpp"
 #include "benchmarks/common/transfer_sizes.hpp"
@@ -436,7 +436,8 @@ void run_staged_host(benchmark::State& state, const BenchmarkContext& context, c
   const std::size_t chunks = (bytes + chunk - 1) / chunk;
   Transfer transfer(from.index, to.index, bytes, 51);
   const GpuLocality locality = gpu_locality(from.index);
-  HostBuffer staging(bytes * batch, HostMemory::Pinned, locality.numa_node);  // portable: both GPUs may use it
+  // Portable, so both GPUs may use it; from the pool, as pinning it anew for each run is slow.
+  const HostBufferLease staging = lease_host_buffer(bytes * batch, HostMemory::Pinned, locality.numa_node);
   Lane d2h(from.index);
   Lane h2d(to.index);
   GPUBENCH_CUDA_CHECK(cudaSetDevice(from.index));
@@ -455,7 +456,7 @@ void run_staged_host(benchmark::State& state, const BenchmarkContext& context, c
         for (std::size_t i = 0; i < batch * chunks; ++i) {
           std::size_t offset = 0;
           const std::size_t n = piece(i, &offset);
-          unsigned char* host = staging.get() + (i / chunks) * bytes + offset;
+          unsigned char* host = staging->get() + (i / chunks) * bytes + offset;
           GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(host, transfer.source() + offset, n, cudaMemcpyDeviceToHost, d2h.stream()));
           staged[i].record(d2h.stream());
         }
@@ -464,7 +465,7 @@ void run_staged_host(benchmark::State& state, const BenchmarkContext& context, c
         for (std::size_t i = 0; i < batch * chunks; ++i) {
           std::size_t offset = 0;
           const std::size_t n = piece(i, &offset);
-          const unsigned char* host = staging.get() + (i / chunks) * bytes + offset;
+          const unsigned char* host = staging->get() + (i / chunks) * bytes + offset;
           GPUBENCH_CUDA_CHECK(cudaStreamWaitEvent(h2d.stream(), staged[i].get(), 0));
           GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(transfer.destination() + offset, host, n, cudaMemcpyHostToDevice, h2d.stream()));
         }
@@ -482,7 +483,7 @@ void run_staged_host(benchmark::State& state, const BenchmarkContext& context, c
   FigureLabel label = bandwidth_label(context, from, to, bytes, batch, false);
   label.params["p2p_possible"] = p2p_possible ? "true" : "false";
   label.params["chunk_bytes"] = std::to_string(chunk);
-  label.params["staging"] = "pinned host memory (mmap + cudaHostRegister), " + staging.placement();
+  label.params["staging"] = "pinned host memory (mmap + cudaHostRegister), " + staging->placement();
   label.params["pipeline"] = "D2H on a stream of " + gpu_name(from.index) + ", H2D on a stream of " + gpu_name(to.index) +
                              ", each chunk's H2D waits for its D2H";
   std::optional<double> peak;

@@ -29,7 +29,7 @@ class HostBuffer {
  public:
   // `numa_node` < 0 leaves placement to the kernel's default policy (first touch). A failed mbind is not
   // an error (containers often forbid it): the buffer is used where it lands and placement() says why.
-  HostBuffer(std::size_t bytes, HostMemory kind, int numa_node) : bytes_(bytes), kind_(kind) {
+  HostBuffer(std::size_t bytes, HostMemory kind, int numa_node) : bytes_(bytes), kind_(kind), numa_node_(numa_node) {
     const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
     mapped_bytes_ = (bytes == 0 ? page : (bytes + page - 1) / page * page);
     void* data = mmap(nullptr, mapped_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -57,6 +57,7 @@ class HostBuffer {
   unsigned char* get() const { return data_; }
   std::size_t bytes() const { return bytes_; }
   HostMemory kind() const { return kind_; }
+  int numa_node() const { return numa_node_; }  // as asked for; placement() says where the pages went
   // "node 1", "default policy (...)" or "mbind failed: ... (default policy)": for the benchmark's params.
   const std::string& placement() const { return placement_; }
 
@@ -88,6 +89,7 @@ class HostBuffer {
   std::size_t bytes_;
   std::size_t mapped_bytes_ = 0;
   HostMemory kind_;
+  int numa_node_;
   std::string placement_;
 };
 

@@ -1,6 +1,7 @@
 // The pcie family's pieces on a real GPU: pinned and pageable host buffers carry copies both ways intact at
 // odd sizes and offsets, the gate holds copies until it is opened (and gives up rather than hang), and the
-// measured bandwidth is positive and below the link's theoretical rate when NVML reports the link.
+// measured bandwidth is positive and below the link's theoretical rate when NVML reports the link; the pool
+// of pinned buffers hands a returned buffer out again and keeps no more idle than was ever in use at once.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -15,6 +16,7 @@
 #include "benchmarks/common/host_affinity.hpp"
 #include "benchmarks/common/host_buffer.hpp"
 #include "benchmarks/common/pcie_link.hpp"
+#include "benchmarks/common/pinned_host_pool.hpp"
 #include "harness/environment/nvml_library.hpp"
 #include "kernels/random_fill.cuh"
 #include "tests/gpu/gpu_test_support.hpp"
@@ -170,6 +172,32 @@ TEST(PcieBandwidth, IsPositiveAndBelowTheLinkPeak) {
       ::testing::Test::RecordProperty("link_peak_gbps", nvml ? "unknown" : why_not);
     }
   }
+}
+
+TEST(PinnedHostPool, ReusesAReturnedBufferAndKeepsNoMoreIdleThanWasEverInUse) {
+  GPUBENCH_REQUIRE_GPU();
+  constexpr std::size_t kMiB = std::size_t{1} << 20;
+  PinnedHostPool pool;
+  const unsigned char* first = nullptr;
+  {
+    const HostBufferLease lease = pool.take(kMiB, -1);
+    EXPECT_EQ(lease->kind(), HostMemory::Pinned);
+    first = lease->get();
+  }
+  EXPECT_EQ(pool.idle_bytes(), kMiB);
+  {
+    const HostBufferLease again = pool.take(kMiB, -1);
+    EXPECT_EQ(again->get(), first) << "the idle buffer of that size and node is handed out again";
+    const HostBufferLease second = pool.take(kMiB, -1);
+    EXPECT_NE(second->get(), first);
+    const HostBufferLease elsewhere = pool.take(kMiB, 0);
+    EXPECT_NE(elsewhere->get(), first) << "another NUMA node gets a buffer of its own";
+  }
+  EXPECT_EQ(pool.idle_bytes(), 3 * kMiB) << "three were in use at once";
+  { const HostBufferLease small = pool.take(4096, -1); }
+  EXPECT_EQ(pool.idle_bytes(), 3 * kMiB) << "over the most ever in use, the smallest idle buffer is freed";
+  { const HostBufferLease own = lease_host_buffer(4096, HostMemory::Pageable, -1); }
+  EXPECT_EQ(pool.idle_bytes(), 3 * kMiB) << "pageable buffers are not pooled";
 }
 
 }  // namespace

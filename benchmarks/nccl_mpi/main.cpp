@@ -3,13 +3,14 @@
 // One algorithm/protocol combination per run, from NCCL_ALGO / NCCL_PROTO as in gpubench-micro ("auto" when
 // unset). Each rank drives the GPU of its local rank (one GPU per rank when a launcher hides the others). Rank 0
 // writes one gpubench.results/1 document with gpubench-micro's metric ids, every rank's node and GPU in
-// environment.ranks[], and the fingerprint of its own node.
+// environment.ranks[], the fingerprint of its own node, and each rank's GPU telemetry (NVML, every 250 ms).
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,11 +23,14 @@
 #include "harness/runner/run_record.hpp"
 #include "benchmarks/nccl_mpi/mpi_world.hpp"
 #include "benchmarks/nccl_mpi/rank_identity.hpp"
+#include "benchmarks/nccl_mpi/rank_telemetry.hpp"
 #include "harness/cli/exit_codes.hpp"
+#include "harness/environment/nvml_library.hpp"
 #include "harness/report/run_summary.hpp"
 #include "harness/results/results_io.hpp"
 #include "harness/runner/failure_advice.hpp"
 #include "harness/runner/suites.hpp"
+#include "harness/runner/telemetry_sampler.hpp"
 
 namespace gpubench {
 namespace {
@@ -137,8 +141,8 @@ int run_ranks(const MpiWorld& world, const Options& options, const std::vector<s
   const NcclCombination forced = forced_combination_from_environment();
   ResultsDocument document;
   std::string output = options.output;
+  nlohmann::json ranks = nlohmann::json::array();
   if (root) {
-    nlohmann::json ranks = nlohmann::json::array();
     std::vector<int> node_devices;  // the GPUs the ranks on rank 0's node use
     for (const std::string& text : identities) {
       nlohmann::json identity = nlohmann::json::parse(text);
@@ -153,6 +157,16 @@ int run_ranks(const MpiWorld& world, const Options& options, const std::vector<s
     std::cerr << "gpubench-mpi: suite " << options.suite << ", " << world.size() << " ranks, NCCL_ALGO=" << forced.algo
               << " NCCL_PROTO=" << forced.proto << "; results in " << output << "\n";
   }
+
+  // This rank's GPU, sampled while the sweep runs (no samples without NVML, as in `gpubench run`).
+  std::string nvml_error;
+  const std::unique_ptr<NvmlLibrary> nvml = NvmlLibrary::load(&nvml_error);
+  std::vector<TelemetrySampler::Target> telemetry_targets;
+  if (nvml) {
+    if (const nvmlDevice_t handle = nvml->device_for_cuda_index(device)) telemetry_targets.push_back({device, handle});
+  }
+  TelemetrySampler sampler(nvml.get(), telemetry_targets, std::chrono::milliseconds(250));
+  sampler.start();
 
   const Suite suite = options.suite == "quick" ? Suite::Quick : Suite::Full;
   MpiAllReduceRunner runner(world, device, debug_log, forced, repetitions_for(options.suite), min_time_seconds(suite));
@@ -196,7 +210,9 @@ int run_ranks(const MpiWorld& world, const Options& options, const std::vector<s
       checkpoint(false);
     }
   }
+  const std::vector<std::string> telemetry = world.gather_text(sampler.stop().dump(), 0);
   if (!root) return kExitOk;
+  family.telemetry = merge_rank_telemetry(ranks, telemetry, host_name());
   checkpoint(true);
   print_run_summary(document, std::cout);
   std::cout << "results: " << output << "\n";

@@ -45,8 +45,7 @@ const GemmShape kBurstShape{8192, 8192, 8192};
 
 // The tunings made in this process, by device, precision and shape. A benchmark's first repetition tunes; the
 // later ones, and other benchmarks of the same GEMM, time the algorithm it chose. Tuned afresh each time,
-// near-equal candidates win by noise, so the samples would mix algorithms that the params (taken from the first
-// repetition) do not name. Benchmarks run one at a time, on one thread.
+// near-equal candidates win by noise and the samples mix algorithms. Benchmarks run one at a time, on one thread.
 using TuningKey = std::tuple<int, GemmPrecision, std::int64_t, std::int64_t, std::int64_t>;
 
 std::map<TuningKey, GemmTuning>& tunings_of_this_process() {

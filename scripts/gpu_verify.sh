@@ -52,7 +52,8 @@ case "$mode" in
       ./build/gpubench compare "$out/single.json" "$out/mpi.json" --filter 'nccl/' 2>&1 | tail -16
     fi
     step "acceptance"
-    timeout 240 ./build/gpubench acceptance --json "$out/acceptance.json" -o "$out/acceptance-results.json" 2>&1 | tail -25
+    timeout 240 ./build/gpubench acceptance --json "$out/acceptance.json" -o "$out/acceptance-results.json" \
+      --log-dir "$logs/acceptance" 2>&1 | tail -25
     family_times "$out/acceptance-results.json"
     ;;
   runs)

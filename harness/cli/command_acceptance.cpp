@@ -43,6 +43,7 @@ struct AcceptanceArguments {
   std::string baseline;
   std::string stress_duration = "30s";
   std::string output;
+  std::string log_dir;
   std::string json;
   std::string junit;
 };
@@ -81,7 +82,7 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
   options.filter = args.filter;
   options.devices = devices;
   options.micro_path = default_micro_path();
-  options.log_dir = output + ".logs";
+  options.log_dir = args.log_dir.empty() ? output + ".logs" : args.log_dir;
   std::vector<TelemetrySampler::Target> targets;
   for (int index : devices) targets.push_back({index, nvml ? nvml->device_for_cuda_index(index) : nullptr});
   run_benchmarks(options, targets, nvml.get(), make_progress_display(std::cerr, isatty(STDERR_FILENO) != 0), *state.stop, document);
@@ -138,6 +139,7 @@ void add_acceptance_command(CLI::App& app, CommandState& state) {
   acceptance->add_option("--baseline", args->baseline, "baseline file or directory (default: the shipped baselines)");
   acceptance->add_option("--stress-duration", args->stress_duration, "length of the stress stage")->capture_default_str();
   acceptance->add_option("-o,--output", args->output, "results document (default: gpubench-HOST-TIME-acceptance.json)");
+  acceptance->add_option("--log-dir", args->log_dir, "where each family's raw output goes (default: OUTPUT.logs)");
   acceptance->add_option("--json", args->json, "also write the verdicts as JSON to this file");
   acceptance->add_option("--junit", args->junit, "also write the verdicts as JUnit XML to this file");
   acceptance->callback([args, &state] { state.exit_code = acceptance_command(*args, state); });

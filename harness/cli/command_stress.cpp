@@ -64,7 +64,8 @@ int stress_command(const StressArguments& args, const CommandState& state) {
   write_json_atomically(to_json(document), output);
   print_stress_summary(std::cout, records, verdicts);
   std::cout << "results: " << output << "\n";
-  return node_verdict(verdicts) == "fail" ? kExitFailed : kExitOk;
+  // A burn-in stopped early did not run for the time it was asked to: it cannot pass.
+  return document.run.interrupted || node_verdict(verdicts) == "fail" ? kExitFailed : kExitOk;
 }
 
 }  // namespace

@@ -34,7 +34,7 @@ struct Metric {
 };
 
 struct Failure {
-  std::string benchmark;  // or the family, when the whole family failed
+  std::string benchmark;  // or the family variant (memory, nccl.ring_simple) when it failed as a whole
   std::string family;
   std::string reason;
   std::string advice;  // what to try

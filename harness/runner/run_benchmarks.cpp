@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <fstream>
+#include <set>
 
 #include "harness/environment/device_selection.hpp"
 #include "harness/results/gbench_import.hpp"
@@ -28,6 +29,21 @@ std::string last_lines(const std::string& path, std::size_t max_chars) {
 void record_family_failure(ResultsDocument& document, const std::string& label, const std::string& family,
                            const std::string& reason) {
   document.failures.push_back({label, family, reason, advice_for_failure(reason)});
+}
+
+// A family variant that failed part-way leaves the benchmarks it had not reached without any result. Each gets a
+// failure of its own naming the variant's, so that a check against a baseline reports their metrics as failed,
+// not as missing (family-level failures carry the variant's label, which no metric id contains).
+void record_unfinished_benchmarks(ResultsDocument& document, const std::vector<std::string>& planned, const Failure& cause) {
+  std::set<std::string> finished;
+  for (const Metric& m : document.metrics) finished.insert(m.benchmark);
+  for (const Failure& f : document.failures) finished.insert(f.benchmark);
+  for (const Skip& s : document.skipped) finished.insert(s.benchmark);
+  for (const std::string& name : planned) {
+    if (finished.count(name) == 0) {
+      document.failures.push_back({name, cause.family, "not measured: " + cause.benchmark + " failed", cause.advice});
+    }
+  }
 }
 
 }  // namespace
@@ -119,6 +135,9 @@ void run_benchmarks(const RunOptions& options, const std::vector<TelemetrySample
       run.status = "failed";
       record_family_failure(document, label, family.name, "gpubench-micro exited with " + std::to_string(outcome.exit_code) + ": " +
                                                   last_lines(base + ".stderr.log", 400));
+    }
+    if (run.status != "ok" && run.status != "interrupted") {
+      record_unfinished_benchmarks(document, plan[k].benchmarks, document.failures.back());
     }
     document.families.push_back(run);
     if (observer.family_finished) observer.family_finished(run);

@@ -21,7 +21,13 @@ void add(GpuStressVerdict& v, const char* check, const char* severity, std::stri
 }
 
 void judge_errors(const GpuStressRecord& gpu, GpuStressVerdict& v) {
-  if (!gpu.worker_error.empty()) add(v, "load.failed", "fail", "the load stopped: " + gpu.worker_error);
+  if (!gpu.worker_error.empty()) {
+    add(v, "load.failed", "fail", "the load stopped: " + gpu.worker_error);
+  } else if (gpu.gemm_runs == 0) {
+    add(v, "load.none", "fail",
+        "no GEMM ran to completion (the run was stopped or ended during setup): nothing was tested under load; "
+        "run it again for longer");
+  }
   if (gpu.gemm_mismatches > 0) {
     add(v, "corruption.gemm", "fail",
         std::to_string(gpu.gemm_mismatches) + " of " + std::to_string(gpu.gemm_runs) +

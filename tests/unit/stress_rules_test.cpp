@@ -103,6 +103,16 @@ TEST(StressRules, ASiblingMoreThanTenPercentSlowerFails) {
   EXPECT_TRUE(has(v[1], "performance.slow_sibling", "fail"));
 }
 
+TEST(StressRules, AGpuThatFinishedNoGemmFails) {
+  GpuStressRecord idle = healthy(0);
+  idle.windows.clear();
+  idle.gemm_runs = 0;
+  const std::vector<GpuStressVerdict> verdicts = judge_stress({idle}, StressLimits{});
+  EXPECT_TRUE(has(verdicts[0], "load.none", "fail"));
+  EXPECT_EQ(verdicts[0].verdict, "fail");
+  EXPECT_FALSE(has(judge_stress({healthy(0)}, StressLimits{})[0], "load.none", "fail"));
+}
+
 TEST(StressRules, CorruptionEccAndXidFail) {
   GpuStressRecord gemm = healthy(0);
   gemm.gemm_mismatches = 1;

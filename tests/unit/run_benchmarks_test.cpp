@@ -1,0 +1,70 @@
+// run_benchmarks against a stand-in for gpubench-micro (a shell script) that lists two memory benchmarks, writes
+// the result of the first and crashes: what finished is kept, the family's crash is recorded, and the benchmark it
+// never reached gets a failure of its own, so that a baseline check can call its metric failed, not missing.
+#include "harness/runner/run_benchmarks.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+namespace gpubench {
+namespace {
+
+const char* kCrashingMicro = R"(#!/bin/sh
+for arg in "$@"; do
+  case "$arg" in
+    --benchmark_list_tests=true) printf 'memory/triad/1GiB/gpu0\nmemory/copy/1GiB/gpu0\n'; exit 0 ;;
+    --benchmark_out=*) out="${arg#--benchmark_out=}" ;;
+  esac
+done
+cat > "$out" <<'JSON'
+{"benchmarks": [{"name": "memory/triad/1GiB/gpu0/manual_time", "run_name": "memory/triad/1GiB/gpu0/manual_time",
+  "run_type": "iteration", "value": 4300, "label": "figure=bandwidth;unit=GB/s;better=higher;device=0"}]}
+JSON
+kill -SEGV $$
+)";
+
+const Failure* failure_of(const ResultsDocument& document, const std::string& benchmark) {
+  const auto it = std::find_if(document.failures.begin(), document.failures.end(),
+                               [&](const Failure& f) { return f.benchmark == benchmark; });
+  return it == document.failures.end() ? nullptr : &*it;
+}
+
+TEST(RunBenchmarks, ACrashedFamilyKeepsWhatFinishedAndFailsWhatItNeverReached) {
+  char dir_template[] = "/tmp/gpubench-run-test-XXXXXX";
+  const std::string dir = mkdtemp(dir_template);
+  const std::string micro = dir + "/micro.sh";
+  std::ofstream(micro) << kCrashingMicro;
+  ASSERT_EQ(chmod(micro.c_str(), 0755), 0);
+
+  RunOptions options;
+  options.filter = "^memory/";
+  options.micro_path = micro;
+  options.log_dir = dir;
+  options.repetitions = 1;
+  const std::atomic<bool> stop{false};
+  ResultsDocument document;
+  run_benchmarks(options, {}, nullptr, RunObserver{}, stop, document);
+
+  ASSERT_EQ(document.metrics.size(), 1u);
+  EXPECT_EQ(document.metrics[0].id, "memory/triad/1GiB/gpu0/bandwidth");
+  ASSERT_EQ(document.families.size(), 1u);
+  EXPECT_EQ(document.families[0].status, "crashed");
+  const Failure* family = failure_of(document, "memory");
+  ASSERT_NE(family, nullptr);
+  EXPECT_NE(family->reason.find("signal"), std::string::npos) << family->reason;
+  const Failure* unreached = failure_of(document, "memory/copy/1GiB/gpu0");
+  ASSERT_NE(unreached, nullptr) << "the benchmark the crash cut off has a failure of its own";
+  EXPECT_EQ(unreached->reason, "not measured: memory failed");
+  EXPECT_EQ(failure_of(document, "memory/triad/1GiB/gpu0"), nullptr) << "a finished benchmark is not failed";
+  std::system(("rm -rf " + dir).c_str());
+}
+
+}  // namespace
+}  // namespace gpubench

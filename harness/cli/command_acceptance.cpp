@@ -85,7 +85,10 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
   options.log_dir = args.log_dir.empty() ? output + ".logs" : args.log_dir;
   std::vector<TelemetrySampler::Target> targets;
   for (int index : devices) targets.push_back({index, nvml ? nvml->device_for_cuda_index(index) : nullptr});
-  run_benchmarks(options, targets, nvml.get(), make_progress_display(std::cerr, isatty(STDERR_FILENO) != 0), *state.stop, document);
+  // The suite's results reach the file as each family ends, so a stop or a hang later loses none of them.
+  RunObserver observer = make_progress_display(std::cerr, isatty(STDERR_FILENO) != 0);
+  observer.checkpoint = [&output](const ResultsDocument& so_far) { write_json_atomically(to_json(so_far), output); };
+  run_benchmarks(options, targets, nvml.get(), observer, *state.stop, document);
 
   std::optional<CheckReport> check;
   std::string baseline_note;
@@ -112,7 +115,17 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
   StressOptions stress;
   stress.duration = stress_duration;
   stress.devices = devices;
-  const std::vector<GpuStressRecord> records = run_stress(stress, nvml.get(), *state.stop, {});
+  // Once stopped, no GPU is set up for stress: each is recorded as never loaded, which the stress rules fail.
+  std::vector<GpuStressRecord> records;
+  if (state.stop->load()) {
+    for (int index : devices) {
+      GpuStressRecord never_loaded;
+      never_loaded.index = index;
+      records.push_back(never_loaded);
+    }
+  } else {
+    records = run_stress(stress, nvml.get(), *state.stop, {});
+  }
   const StressLimits limits;
   const std::vector<GpuStressVerdict> verdicts = judge_stress(records, limits);
   add_stress_to_document(records, verdicts, limits, static_cast<double>(stress_duration.count()), document);

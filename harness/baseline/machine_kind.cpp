@@ -1,6 +1,5 @@
 #include "harness/baseline/machine_kind.hpp"
 
-#include <dirent.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -57,23 +56,12 @@ BaselineChoice choose_baseline(const MachineKind& kind, const std::string& where
   BaselineChoice choice;
   struct stat info {};
   if (stat(where.c_str(), &info) != 0) throw InputError(where, "", "no such baseline file or directory");
-  std::vector<std::string> files;
-  if (S_ISDIR(info.st_mode)) {
-    DIR* dir = opendir(where.c_str());
-    if (dir == nullptr) throw InputError(where, "", "cannot read the directory");
-    while (const dirent* entry = readdir(dir)) {
-      const std::string name = entry->d_name;
-      if (name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0) files.push_back(where + "/" + name);
-    }
-    closedir(dir);
-    std::sort(files.begin(), files.end());
-  } else {
-    files.push_back(where);
-  }
+  const bool directory = S_ISDIR(info.st_mode);
+  const std::vector<std::string> files = directory ? json_files_in(where) : std::vector<std::string>{where};
   for (const std::string& file : files) {
     const nlohmann::json document = read_json_file(file);
     const std::string schema = document.is_object() ? document.value("schema", "") : "";
-    if (files.size() > 1 && schema != kBaselineSchema) {
+    if (directory && schema != kBaselineSchema) {
       // A directory may hold other gpubench documents (results, check reports): they are not candidates.
       choice.considered.push_back(file + ": not a baseline (schema '" + schema + "')");
       continue;

@@ -14,11 +14,6 @@ namespace gpubench {
 // Throws InputError naming the first bad file.
 std::vector<SourcedResults> load_results_files(const std::vector<std::string>& paths);
 
-// The *.json files directly in `directory`, sorted. Throws InputError when it cannot be read.
-std::vector<std::string> json_files_in(const std::string& directory);
-
-// Writes what `write` produces to `path` through a temporary file and a rename.
-void write_text_atomically(const std::string& path, const std::function<void(std::ostream&)>& write);
 
 // The GPUs a --devices value selects among `visible`; a bad value is a UsageError naming the option.
 std::vector<int> selected_devices(const std::string& devices_option, int visible);

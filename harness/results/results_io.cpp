@@ -1,7 +1,9 @@
 #include "harness/results/results_io.hpp"
 
+#include <dirent.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -27,12 +29,25 @@ nlohmann::json read_json_file(const std::string& path) {
 
 ResultsDocument read_results_file(const std::string& path) { return results_from_json(read_json_file(path), path); }
 
-void write_json_atomically(const nlohmann::json& json, const std::string& path) {
+std::vector<std::string> json_files_in(const std::string& directory) {
+  DIR* dir = opendir(directory.c_str());
+  if (dir == nullptr) throw InputError(directory, "", std::string("cannot read the directory: ") + std::strerror(errno));
+  std::vector<std::string> files;
+  while (const dirent* entry = readdir(dir)) {
+    const std::string name = entry->d_name;
+    if (name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0) files.push_back(directory + "/" + name);
+  }
+  closedir(dir);
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+void write_text_atomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
   const std::string temporary = path + ".tmp." + std::to_string(getpid());
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     if (!out) throw std::runtime_error("cannot write " + temporary + ": " + std::strerror(errno));
-    out << json.dump(2) << '\n';
+    write(out);
     out.flush();
     if (!out) {
       std::remove(temporary.c_str());
@@ -44,6 +59,10 @@ void write_json_atomically(const nlohmann::json& json, const std::string& path) 
     std::remove(temporary.c_str());
     throw std::runtime_error("cannot rename " + temporary + " to " + path + ": " + why);
   }
+}
+
+void write_json_atomically(const nlohmann::json& json, const std::string& path) {
+  write_text_atomically(path, [&json](std::ostream& out) { out << json.dump(2) << '\n'; });
 }
 
 }  // namespace gpubench

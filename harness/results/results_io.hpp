@@ -1,7 +1,10 @@
 #pragma once
 // Reading and writing results documents. Writes go to a temporary file beside the target, which is then
 // renamed over it, so a reader never sees half a document and an interrupted write loses nothing.
+#include <functional>
+#include <ostream>
 #include <string>
+#include <vector>
 
 #include "harness/results/results_document.hpp"
 
@@ -11,7 +14,12 @@ namespace gpubench {
 ResultsDocument read_results_file(const std::string& path);
 nlohmann::json read_json_file(const std::string& path);
 
-// Throws std::runtime_error naming the path on failure.
+// The *.json files directly in `directory`, sorted. Throws InputError when it cannot be read.
+std::vector<std::string> json_files_in(const std::string& directory);
+
+// Writes what `write` produces to `path` through a temporary file and a rename; the temporary file is removed
+// when anything fails. Throws std::runtime_error naming the path.
+void write_text_atomically(const std::string& path, const std::function<void(std::ostream&)>& write);
 void write_json_atomically(const nlohmann::json& json, const std::string& path);
 
 }  // namespace gpubench

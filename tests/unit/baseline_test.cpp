@@ -92,6 +92,21 @@ TEST(Baseline, RoundTripsAndIsChosenByKind) {
   EXPECT_EQ(baseline_file_name({"NVIDIA H200", 1, "single"}), "nvidia-h200-x1.json");
 }
 
+TEST(Baseline, ADirectoryHoldingOnlyAResultsDocumentOffersNoBaselineRatherThanAnError) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "gpubench-baseline-dir-test";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(kCheck + "/healthy_1.json", dir / "run.json");
+  const Baseline b = read_baseline_file(kCheck + "/baseline.json");
+  const BaselineChoice choice = choose_baseline(b.kind, dir.string());
+  EXPECT_TRUE(choice.path.empty());
+  ASSERT_EQ(choice.considered.size(), 1u);
+  EXPECT_NE(choice.considered[0].find("not a baseline"), std::string::npos) << choice.considered[0];
+  std::filesystem::copy_file(kCheck + "/baseline.json", dir / "baseline.json");
+  EXPECT_FALSE(choose_baseline(b.kind, dir.string()).path.empty());
+  std::filesystem::remove_all(dir);
+}
+
 void expect_rejected(nlohmann::json j, const std::string& field) {
   try {
     baseline_from_json(j, "bad-baseline.json");

@@ -189,6 +189,15 @@ ImportedBenchmarks import_google_benchmark_json(const json& doc, const std::stri
     m.clock_event_reasons = run.reasons;
     m.throttled = is_throttling(run.reasons);
     m.params = merge_repetition_params(run.repetition_params);
+    // Nothing measures 50 % past the theoretical peak of its device (the results reader rejects such a file): a
+    // timing or counting bug is a failure of this benchmark, and the rest of the run keeps its figures.
+    if (m.peak && *m.peak > 0 && m.better == Better::Higher && m.value > 1.5 * *m.peak) {
+      const std::string reason = "implausible result: " + std::to_string(m.value) + " " + m.unit +
+                                 " is more than 1.5 times the theoretical peak (" + std::to_string(*m.peak) +
+                                 "), so the timing or the byte or FLOP count is wrong";
+      out.failures.push_back({name, family, reason, advice_for_failure(reason)});
+      continue;
+    }
     out.metrics.push_back(std::move(m));
   }
   return out;

@@ -12,6 +12,10 @@ std::string advice_for_failure(const std::string& reason) {
     return "a wrong result is possible silent data corruption: re-run; if it repeats, run `gpubench stress` on this "
            "GPU and check ECC counters (nvidia-smi -q -d ECC), then take the GPU out of service";
   }
+  if (contains(reason, "implausible result")) {
+    return "a gpubench bug, not the GPU: report it with the family's log (its JSON keeps the raw figure of each "
+           "repetition)";
+  }
   if (contains(reason, "out of memory") || contains(reason, "MiB free")) {
     return "free device memory: stop other processes on the GPU (nvidia-smi shows them) and re-run";
   }

@@ -61,6 +61,17 @@ TEST(GbenchImport, ParamsThatDifferBetweenRepetitionsListEachRepetitionsValue) {
   EXPECT_EQ(imported.metrics[0].samples, (std::vector<double>{49.8, 47.5, 41.4}));
 }
 
+TEST(GbenchImport, AFigureFarPastItsPeakBecomesAFailureNotAMetric) {
+  nlohmann::json entry = repetition(0, 900, {});
+  entry["peak"] = 64.0;
+  const ImportedBenchmarks imported = import_google_benchmark_json({{"benchmarks", {entry}}}, "pcie", "inline.json");
+  EXPECT_TRUE(imported.metrics.empty());
+  ASSERT_EQ(imported.failures.size(), 1u);
+  EXPECT_EQ(imported.failures[0].benchmark, "pcie/bidirectional_h2d/pinned/1GiB/gpu0");
+  EXPECT_NE(imported.failures[0].reason.find("implausible"), std::string::npos) << imported.failures[0].reason;
+  EXPECT_NE(imported.failures[0].advice.find("gpubench bug"), std::string::npos) << imported.failures[0].advice;
+}
+
 TEST(GbenchImport, ErrorsBecomeOneFailureEachWithAdviceAndSkipsKeepTheirReason) {
   const ImportedBenchmarks imported =
       import_google_benchmark_json(read_google_benchmark_file(kData + "/gbench_handwritten.json"), "memory", "x.json");

@@ -32,7 +32,8 @@ target_link_libraries(gpubench_nccl INTERFACE ${NCCL_LIBRARY})
 # where it does not, scripts/setup.sh installs NVIDIA's nvidia-nvml-dev wheel into build/_deps/nvml.
 find_path(NVML_INCLUDE_DIR nvml.h
           HINTS ${CUDAToolkit_INCLUDE_DIRS} "${CMAKE_BINARY_DIR}/_deps/nvml/nvidia/cu13/include"
-                "${CMAKE_BINARY_DIR}/_deps/nvml/nvidia/cu12/include" ENV NVML_INCLUDE_DIR)
+                "${CMAKE_BINARY_DIR}/_deps/nvml/nvidia/cu12/include"
+                "${CMAKE_BINARY_DIR}/_deps/nvml/nvidia/nvml_dev/include" ENV NVML_INCLUDE_DIR)  # the cu12 wheel's layout
 set(NVML_HEADER_FOUND FALSE)
 if(NVML_INCLUDE_DIR)
   set(NVML_HEADER_FOUND TRUE)

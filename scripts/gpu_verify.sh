@@ -75,8 +75,18 @@ case "$mode" in
     if (( ${#made[@]} >= 3 )); then
       step "baseline from ${#made[@]} runs, and acceptance against it"
       ./build/gpubench baseline create "${made[@]}" -o "$out/baseline.json" 2>&1 | tail -5
-      if (( SECONDS + 200 < ${CALL_LIMIT_S:-600} )); then
-        timeout 240 ./build/gpubench acceptance --baseline "$out/baseline.json" -o "$logs/acceptance.json" "$@" 2>&1 | tail -25
+      # Acceptance takes the runs' GPUs but not their other arguments (a --filter or --repetitions of `run`).
+      devices=()
+      while (( $# > 0 )); do
+        case "$1" in
+          --devices) devices=(--devices "$2"); shift ;;
+          --devices=*) devices=("$1") ;;
+        esac
+        shift
+      done
+      if (( SECONDS + 240 < ${CALL_LIMIT_S:-600} )); then
+        timeout 240 ./build/gpubench acceptance --baseline "$out/baseline.json" -o "$logs/acceptance.json" \
+          --log-dir "$logs/acceptance" "${devices[@]}" 2>&1 | tail -25
       fi
     fi
     ;;

@@ -70,11 +70,15 @@ fi
 cmake_bin="cmake"
 cmake_version="$(cmake --version | sed -n 's/cmake version \([0-9]*\.[0-9]*\).*/\1/p')"
 if [ "$(printf '%s\n3.24\n' "$cmake_version" | sort -V | head -1)" != "3.24" ]; then
-  if [ ! -x "${build_dir}/_deps/cmake/bin/cmake" ]; then
+  # The program itself, not pip's bin/cmake wrapper, which needs the prefix on Python's path to start.
+  find_pip_cmake() { find "${build_dir}/_deps/cmake" -path '*/cmake/data/bin/cmake' -type f 2>/dev/null | head -1; }
+  cmake_bin="$(find_pip_cmake)"
+  if [ -z "${cmake_bin}" ]; then
     say "CMake ${cmake_version} is older than 3.24; installing CMake from PyPI into build/_deps/cmake"
     python3 -m pip install -q --prefix "${build_dir}/_deps/cmake" cmake
+    cmake_bin="$(find_pip_cmake)"
   fi
-  cmake_bin="$(find "${build_dir}/_deps/cmake" -path '*/bin/cmake' -type f | head -1)"
+  [ -n "${cmake_bin}" ] || die "CMake from PyPI installed no cmake program under build/_deps/cmake"
 fi
 
 # NCCL comes with the toolkit or as libnccl-dev from NVIDIA's repository, which Debian does not carry.

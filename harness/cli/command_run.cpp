@@ -83,7 +83,7 @@ void add_run_command(CLI::App& app, CommandState& state) {
   run->add_option("-o,--output", args->output, "results file (default: gpubench-HOST-TIME.json)");
   run->add_option("--log-dir", args->log_dir, "where each family's raw output goes (default: OUTPUT.logs)");
   run->add_option("--repetitions", args->repetitions, "repetitions per benchmark (default: 3 quick, 5 full)")->check(CLI::Range(1, 1000));
-  run->add_option("--timeout", args->timeout_seconds, "seconds per family before it is stopped (default: per family)")->check(CLI::Range(1, 86400));
+  run->add_option("--timeout", args->timeout_seconds, "seconds per family variant (each NCCL combination is one) before it is stopped (default: per family)")->check(CLI::Range(1, 86400));
   run->callback([args, &state] {
     args->command_line = state.command_line;
     state.exit_code = run_command(*args, *state.stop);

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 
 #include "harness/baseline/machine_kind.hpp"
@@ -18,6 +19,12 @@ const char* colour_of(VerdictKind kind) {
     case VerdictKind::New: return "";
   }
   return "";
+}
+
+// A reason on one line (a failure's reason may hold lines of a log): lines are coloured one verdict each.
+std::string one_line(std::string text) {
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return text;
 }
 
 std::string figure(const std::optional<double>& value) {
@@ -44,7 +51,7 @@ void print_check_console(const CheckReport& report, std::ostream& out, bool colo
     const bool judged = v.value && v.expected;
     table.add_row({verdict, v.id, figure(v.value), figure(v.expected), v.unit,
                    judged ? (v.change >= 0 ? "+" : "") + format_number(100 * v.change, 1) + "%" : "",
-                   v.tolerance > 0 ? format_number(100 * v.tolerance, 0) + "%" : "", v.reason});
+                   v.tolerance > 0 ? format_number(100 * v.tolerance, 0) + "%" : "", one_line(v.reason)});
   }
   std::ostringstream text;
   table.print(text);

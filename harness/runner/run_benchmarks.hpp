@@ -1,5 +1,5 @@
 #pragma once
-// Runs a suite: one gpubench-micro child per family, with a time limit, NVML telemetry sampled meanwhile,
+// Runs a suite: one gpubench-micro child per family variant, with a time limit, NVML telemetry sampled meanwhile,
 // and the results gathered into one document. A family that fails, hangs or crashes costs that family only.
 #include <atomic>
 #include <chrono>
@@ -22,7 +22,7 @@ struct RunOptions {
   std::string micro_path;
   std::string log_dir;              // per-family JSON, stdout and stderr
   int repetitions = 0;              // 0: the family's default for the suite
-  std::chrono::seconds timeout{0};  // 0: the family's default
+  std::chrono::seconds timeout{0};  // per family variant; 0: the family's default
 };
 
 // Progress reports, so the CLI can draw them; every member may be left empty.

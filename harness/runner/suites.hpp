@@ -1,6 +1,7 @@
 #pragma once
-// The benchmark families and the suites that run them. A family is one child process of gpubench-micro,
-// selected by a name prefix; a suite is a list of families with their repetition counts and time limits.
+// The benchmark families and the suites that run them. A family is selected by a name prefix and runs as one
+// child process of gpubench-micro per variant (NCCL: one per forced algorithm and protocol, each with its own
+// environment); a suite is a list of families with their repetition counts and time limits per variant.
 #include <chrono>
 #include <map>
 #include <string>

@@ -13,8 +13,7 @@ double default_tolerance(const std::string& metric_id, const std::string& unit) 
   if (starts_with(metric_id, "gemm/")) return 0.05;    // clocks move with power and temperature
   // Small transfers and anything in microseconds are dominated by latency and OS noise.
   if (unit == "us" || unit == "ms" || contains(metric_id, "KiB/")) return 0.15;
-  if (starts_with(metric_id, "pcie/") || starts_with(metric_id, "p2p/") || starts_with(metric_id, "nccl/")) return 0.05;
-  return 0.05;
+  return 0.05;  // PCIe, P2P and NCCL bandwidth among them
 }
 
 }  // namespace gpubench

@@ -78,6 +78,20 @@ TEST(Baseline, RefusesRunsOfDifferentMachineKinds) {
   }
 }
 
+TEST(Baseline, TheCommittedTestBaselineIsWhatBaselineCreateMakesOfTheHealthyRuns) {
+  std::vector<SourcedResults> runs;
+  for (const char* f : {"/healthy_1.json", "/healthy_2.json", "/healthy_3.json"}) runs.push_back({f, read_results_file(kCheck + f)});
+  const Baseline built = build_baseline(runs, "test", "2026-11-29T00:00:00Z", "0.1.0");
+  const Baseline committed = read_baseline_file(kCheck + "/baseline.json");
+  ASSERT_EQ(built.metrics.size(), committed.metrics.size());
+  for (const auto& [id, metric] : committed.metrics) {
+    ASSERT_EQ(built.metrics.count(id), 1u) << id;
+    EXPECT_DOUBLE_EQ(built.metrics.at(id).expected, metric.expected) << id;
+    EXPECT_NEAR(built.metrics.at(id).spread, metric.spread, 1e-9 * metric.spread) << id << ": regenerate with make_check_data.py's recipe";
+    EXPECT_DOUBLE_EQ(built.metrics.at(id).tolerance, metric.tolerance) << id;
+  }
+}
+
 TEST(Baseline, RoundTripsAndIsChosenByKind) {
   const Baseline b = read_baseline_file(kCheck + "/baseline.json");
   const Baseline back = baseline_from_json(to_json(b), "x");

@@ -21,6 +21,15 @@ double positive_number(const json& object, const char* key, const std::string& s
   return x;
 }
 
+// A count (GPUs, runs): a whole number from 1 to a million.
+int positive_count(const json& object, const char* key, const std::string& source, const std::string& path) {
+  const double x = positive_number(object, key, source, path, false);
+  if (!object.at(key).is_number_integer() || x > 1e6) {
+    throw InputError(source, path + key, "must be a whole number from 1 to 1000000, is " + object.at(key).dump());
+  }
+  return static_cast<int>(x);
+}
+
 std::string required_string(const json& object, const char* key, const std::string& source, const std::string& path) {
   if (!object.contains(key) || !object.at(key).is_string()) throw InputError(source, path + key, "missing or not a string");
   return object.at(key).get<std::string>();
@@ -61,7 +70,7 @@ Baseline baseline_from_json(const json& j, const std::string& source) {
   if (!j.contains("applies_to") || !j.at("applies_to").is_object()) throw InputError(source, "applies_to", "missing");
   const json& kind = j.at("applies_to");
   b.kind.gpu_model = required_string(kind, "gpu_model", source, "applies_to.");
-  b.kind.gpu_count = static_cast<int>(positive_number(kind, "gpu_count", source, "applies_to.", false));
+  b.kind.gpu_count = positive_count(kind, "gpu_count", source, "applies_to.");
   b.kind.topology = required_string(kind, "topology", source, "applies_to.");
   b.recorded_versions = j.value("recorded_versions", json::object());
   if (j.contains("runs") && j.at("runs").is_array()) {
@@ -74,7 +83,7 @@ Baseline baseline_from_json(const json& j, const std::string& source) {
     BaselineMetric metric;
     metric.expected = positive_number(m, "expected", source, path, true);
     metric.spread = positive_number(m, "spread", source, path, true);
-    metric.runs = static_cast<int>(positive_number(m, "runs", source, path, false));
+    metric.runs = positive_count(m, "runs", source, path);
     const auto better = parse_better(required_string(m, "better", source, path));
     if (!better) throw InputError(source, path + "better", "must be \"higher\" or \"lower\"");
     metric.better = *better;

@@ -52,6 +52,8 @@ std::chrono::seconds parse_duration(const std::string& text) {
   if (used == 0 || value <= 0 || scale == 0) {
     throw std::invalid_argument("'" + text + "' is not a duration (use e.g. 90s, 10m or 1h)");
   }
+  constexpr long long kLongest = 30LL * 24 * 3600;  // a month: also keeps deadlines far from overflowing
+  if (value > kLongest / scale) throw std::invalid_argument("'" + text + "' is longer than 30 days");
   return std::chrono::seconds(value * scale);
 }
 

@@ -107,6 +107,48 @@ Metric metric_from_json(const Reader& r, const json& j, const std::string& path)
   return m;
 }
 
+// The parts of `environment` that the verdict tools read (GPU models and clocks, links, variables) have the
+// shape they expect, so that a damaged file is named with its field rather than failing deep inside a tool.
+void check_environment(const std::string& source, const json& environment) {
+  if (!environment.is_object()) throw InputError(source, "environment", "expected an object");
+  const auto objects = [&](const json& list, const std::string& path) {
+    if (!list.is_array()) throw InputError(source, path, "expected an array");
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if (!list[i].is_object()) throw InputError(source, path + "[" + std::to_string(i) + "]", "expected an object");
+    }
+  };
+  if (environment.contains("gpus")) {
+    objects(environment.at("gpus"), "environment.gpus");
+    for (std::size_t i = 0; i < environment.at("gpus").size(); ++i) {
+      const json& gpu = environment.at("gpus")[i];
+      for (const char* key : {"clocks", "pcie"}) {
+        if (gpu.contains(key) && !gpu.at(key).is_object()) {
+          throw InputError(source, "environment.gpus[" + std::to_string(i) + "]." + key, "expected an object");
+        }
+      }
+      if (gpu.contains("name") && !gpu.at("name").is_string()) {
+        throw InputError(source, "environment.gpus[" + std::to_string(i) + "].name", "expected a string");
+      }
+    }
+  }
+  if (environment.contains("topology")) {
+    const json& topology = environment.at("topology");
+    if (!topology.is_object()) throw InputError(source, "environment.topology", "expected an object");
+    if (topology.contains("links")) {
+      objects(topology.at("links"), "environment.topology.links");
+      for (std::size_t i = 0; i < topology.at("links").size(); ++i) {
+        const json& link = topology.at("links")[i];
+        if (link.contains("kind") && !link.at("kind").is_string()) {
+          throw InputError(source, "environment.topology.links[" + std::to_string(i) + "].kind", "expected a string");
+        }
+      }
+    }
+  }
+  if (environment.contains("variables") && !environment.at("variables").is_object()) {
+    throw InputError(source, "environment.variables", "expected an object");
+  }
+}
+
 }  // namespace
 
 json to_json(const ResultsDocument& d) {
@@ -139,7 +181,9 @@ json to_json(const ResultsDocument& d) {
   return out;
 }
 
-ResultsDocument results_from_json(const json& j, const std::string& source) {
+namespace {
+
+ResultsDocument read_results_document(const json& j, const std::string& source) {
   const Reader r(source);
   if (!j.is_object()) throw InputError(source, "", "not a JSON object", "expected a gpubench results document");
   const std::string schema = r.string(j, "schema", "");
@@ -167,9 +211,12 @@ ResultsDocument results_from_json(const json& j, const std::string& source) {
   }
   d.run.interrupted = run.value("interrupted", false);
   d.environment = r.member(j, "environment", "");
-  if (!d.environment.is_object()) throw InputError(source, "environment", "expected an object");
+  check_environment(source, d.environment);
   if (j.contains("families") && j.at("families").is_array()) {
-    for (const json& f : j.at("families")) {
+    const json& families = j.at("families");
+    for (std::size_t i = 0; i < families.size(); ++i) {
+      const json& f = families[i];
+      if (!f.is_object()) throw InputError(source, "families[" + std::to_string(i) + "]", "expected an object");
       d.families.push_back({f.value("family", ""), f.value("status", ""), f.value("seconds", 0.0), f.value("exit_code", 0),
                             f.value("telemetry", json::object())});
     }
@@ -189,6 +236,18 @@ ResultsDocument results_from_json(const json& j, const std::string& source) {
     for (const json& s : j.at("skipped")) d.skipped.push_back({s.value("benchmark", ""), s.value("family", ""), s.value("reason", "")});
   }
   return d;
+}
+
+}  // namespace
+
+ResultsDocument results_from_json(const json& j, const std::string& source) {
+  try {
+    return read_results_document(j, source);
+  } catch (const nlohmann::json::exception& error) {
+    // A field the checks above do not cover has the wrong type (a number where text belongs, ...).
+    throw InputError(source, "", std::string("a field has the wrong type: ") + error.what(),
+                     "the file was edited or damaged; re-create it, or repair the field named");
+  }
 }
 
 }  // namespace gpubench

@@ -60,6 +60,9 @@ TEST(Cli, UsageErrorsExitTwoWithAMessage) {
   EXPECT_EQ(reps.exit_code, 2);
   const Outcome option = run({GPUBENCH_BINARY, "run", "--no-such-option"}, kNoGpu);
   EXPECT_EQ(option.exit_code, 2);
+  const Outcome endless = run({GPUBENCH_BINARY, "stress", "--duration", "99999999999h"}, kNoGpu);
+  EXPECT_EQ(endless.exit_code, 2);
+  EXPECT_NE(endless.err.find("longer than 30 days"), std::string::npos) << endless.err;
 }
 
 TEST(Cli, RunWithoutAGpuExitsThreeWithCudasReason) {

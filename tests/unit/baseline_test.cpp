@@ -152,6 +152,12 @@ TEST(Baseline, BadFilesNameTheField) {
   j = good;
   j.erase("applies_to");
   expect_rejected(j, "applies_to");
+  j = good;
+  j["applies_to"]["gpu_count"] = 2.5;
+  expect_rejected(j, "applies_to.gpu_count");
+  j = good;
+  j["metrics"]["memory/triad/1GiB/gpu0/bandwidth"]["runs"] = 1e300;
+  expect_rejected(j, triad + "runs");
 }
 
 }  // namespace

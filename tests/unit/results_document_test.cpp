@@ -133,6 +133,21 @@ TEST(ResultsDocument, RejectsBadDocumentsNamingTheField) {
   d["metrics"][0]["value"] = 1e6;  // absurd: 200 times the peak
   d["metrics"][0]["samples"] = {1e6};
   expect_rejected(d, "metrics[0].value");
+  d = good;
+  d["environment"]["gpus"] = {"NVIDIA H200"};
+  expect_rejected(d, "environment.gpus[0]");
+  d = good;
+  d["environment"]["gpus"] = {{{"name", "NVIDIA H200"}, {"clocks", 1980}}};
+  expect_rejected(d, "environment.gpus[0].clocks");
+  d = good;
+  d["environment"]["topology"] = {{"links", {"NV18"}}};
+  expect_rejected(d, "environment.topology.links[0]");
+  d = good;
+  d["families"] = {3};
+  expect_rejected(d, "families[0]");
+  d = good;
+  d["run"]["suite"] = 5;  // a field only read with a default: still named by its file
+  expect_rejected(d, "wrong type");
 }
 
 TEST(ResultsDocument, TruncatedFileIsRejectedWithItsName) {

@@ -11,8 +11,6 @@
 namespace gpubench {
 namespace {
 
-// 1.4826 x MAD estimates the standard deviation of normally distributed data, and ignores outliers.
-constexpr double kMadToSigma = 1.4826;
 // Below this many runs the spread between runs is their sample standard deviation, not the MAD: with three
 // runs the MAD is the smaller of two deviations and ignores the third, so a healthy run that is part of the
 // baseline could fail its own check. Every run given is healthy by definition; only a large pool (a fleet)

@@ -17,6 +17,9 @@ struct SampleStatistics {
   double cv = 0;      // stddev / mean
 };
 
+// 1.4826 x MAD estimates the standard deviation of normally distributed data, and ignores outliers.
+inline constexpr double kMadToSigma = 1.4826;
+
 double median(std::vector<double> values);
 // Throws std::invalid_argument on an empty set.
 SampleStatistics summarize(const std::vector<double>& samples);

@@ -7,25 +7,10 @@
 #include <sstream>
 
 #include "harness/results/statistics.hpp"
+#include "harness/verdict/deviation.hpp"
 #include "harness/verdict/tolerances.hpp"
 
 namespace gpubench {
-namespace {
-
-constexpr double kMadToSigma = 1.4826;
-
-// Positive when worse.
-double worseness(double deviation, Better better) { return better == Better::Higher ? -deviation : deviation; }
-
-std::string describe_deviation(double deviation, const char* against) {
-  std::ostringstream out;
-  out.precision(1);
-  out << std::fixed << (deviation >= 0 ? "+" : "") << 100 * deviation << " % against " << against;
-  return out.str();
-}
-
-}  // namespace
-
 std::pair<std::string, std::optional<int>> split_gpu(const std::string& metric_id) {
   static const std::regex gpu(R"(/gpu([0-9]+)(/|$))");
   std::smatch match;

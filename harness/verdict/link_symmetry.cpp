@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "harness/results/statistics.hpp"
+#include "harness/verdict/deviation.hpp"
 
 namespace gpubench {
 namespace {
@@ -30,16 +31,6 @@ std::optional<PairMetric> parse_pair_metric(const Metric& metric) {
   const auto link = metric.params.find("link");
   return PairMetric{&metric, match[1].str() + "/*/" + match[4].str(), std::stoi(match[2].str()), std::stoi(match[3].str()),
                     link == metric.params.end() || link->second.empty() ? "unknown" : link->second};
-}
-
-// Positive when worse.
-double worseness(double deviation, Better better) { return better == Better::Higher ? -deviation : deviation; }
-
-std::string describe(double deviation, const std::string& against) {
-  std::ostringstream out;
-  out.precision(1);
-  out << std::fixed << (deviation >= 0 ? "+" : "") << 100 * deviation << " % against " << against;
-  return out.str();
 }
 
 std::string format_value(double value, const std::string& unit) {
@@ -79,7 +70,7 @@ std::vector<LinkFinding> find_link_asymmetries(const std::vector<Metric>& metric
       const double deviation = (m.value - reference) / reference;
       if (worseness(deviation, m.better) <= options.tolerance) continue;
       findings.push_back({LinkRule::BelowLinkMedian, m.id, m.value, m.unit, pair->link, reference, ids, deviation,
-                          describe(deviation, "the median of " + std::to_string(group.size()) + " " + pair->link +
+                          describe_deviation(deviation, "the median of " + std::to_string(group.size()) + " " + pair->link +
                                                   " pairs (" + format_value(reference, m.unit) + ")")});
     }
   }
@@ -95,7 +86,7 @@ std::vector<LinkFinding> find_link_asymmetries(const std::vector<Metric>& metric
     const double deviation = (m.value - r.value) / r.value;
     if (worseness(deviation, m.better) <= options.tolerance) continue;
     findings.push_back({LinkRule::BelowReverse, m.id, m.value, m.unit, pair.link, r.value, {m.id, r.id}, deviation,
-                        describe(deviation, "the reverse direction " + r.id + " (" + format_value(r.value, r.unit) + ")")});
+                        describe_deviation(deviation, "the reverse direction " + r.id + " (" + format_value(r.value, r.unit) + ")")});
   }
 
   std::stable_sort(findings.begin(), findings.end(), [&](const LinkFinding& a, const LinkFinding& b) {

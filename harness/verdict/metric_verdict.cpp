@@ -6,11 +6,11 @@
 #include <sstream>
 
 #include "harness/baseline/machine_kind.hpp"
+#include "harness/results/statistics.hpp"
 
 namespace gpubench {
 namespace {
 
-constexpr double kMadToSigma = 1.4826;
 // Standard error of the median of n normal samples is about 1.2533 sigma / sqrt(n).
 constexpr double kMedianEfficiency = 1.2533;
 constexpr double kSignificance = 3.0;

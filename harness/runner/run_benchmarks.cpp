@@ -65,12 +65,17 @@ void run_benchmarks(const RunOptions& options, const std::vector<TelemetrySample
     std::vector<std::string> benchmarks;
   };
   std::vector<Planned> plan;
+  // One listing per environment: each costs a start of gpubench-micro (driver and NVML included), and only the
+  // NCCL variants change the environment.
+  std::map<std::map<std::string, std::string>, std::vector<std::string>> listings;
   for (const FamilySpec& family : families_in_suite(options.suite)) {
     for (const FamilyVariant& variant : family.variants) {
       // Listed with the variant's environment: a variant may name its benchmarks after it (NCCL_ALGO ...).
       std::map<std::string, std::string> env = child_env;
       for (const auto& [name, value] : variant.environment) env[name] = value;
-      std::vector<std::string> selected = select_benchmarks(list_micro_benchmarks(options.micro_path, env), family.name, options.filter);
+      auto listing = listings.find(env);
+      if (listing == listings.end()) listing = listings.emplace(env, list_micro_benchmarks(options.micro_path, env)).first;
+      std::vector<std::string> selected = select_benchmarks(listing->second, family.name, options.filter);
       if (!selected.empty()) plan.push_back({family, variant, std::move(selected)});
     }
   }

@@ -1,5 +1,5 @@
 // run_benchmarks against a stand-in for gpubench-micro (a shell script) that lists two memory benchmarks, writes
-// the result of the first and crashes: what finished is kept, the family's crash is recorded, and the benchmark it
+// the result of the first and crashes: it is listed once per environment, what finished is kept, the family's crash is recorded, and the benchmark it
 // never reached gets a failure of its own, so that a baseline check can call its metric failed, not missing.
 #include "harness/runner/run_benchmarks.hpp"
 
@@ -11,6 +11,8 @@
 #include <atomic>
 #include <cstdlib>
 #include <fstream>
+#include <map>
+#include <set>
 #include <string>
 
 namespace gpubench {
@@ -19,7 +21,8 @@ namespace {
 const char* kCrashingMicro = R"(#!/bin/sh
 for arg in "$@"; do
   case "$arg" in
-    --benchmark_list_tests=true) printf 'memory/triad/1GiB/gpu0\nmemory/copy/1GiB/gpu0\n'; exit 0 ;;
+    --benchmark_list_tests=true) echo listed >> "$(dirname "$0")/listings"
+                                 printf 'memory/triad/1GiB/gpu0\nmemory/copy/1GiB/gpu0\n'; exit 0 ;;
     --benchmark_out=*) out="${arg#--benchmark_out=}" ;;
   esac
 done
@@ -63,6 +66,21 @@ TEST(RunBenchmarks, ACrashedFamilyKeepsWhatFinishedAndFailsWhatItNeverReached) {
   ASSERT_NE(unreached, nullptr) << "the benchmark the crash cut off has a failure of its own";
   EXPECT_EQ(unreached->reason, "not measured: memory failed");
   EXPECT_EQ(failure_of(document, "memory/triad/1GiB/gpu0"), nullptr) << "a finished benchmark is not failed";
+
+  // gpubench-micro is listed once per distinct environment, not once per family variant.
+  std::set<std::map<std::string, std::string>> environments;
+  std::size_t variants = 0;
+  for (const FamilySpec& family : families_in_suite("quick")) {
+    for (const FamilyVariant& variant : family.variants) {
+      environments.insert(variant.environment);
+      ++variants;
+    }
+  }
+  std::ifstream listed(dir + "/listings");
+  std::size_t listings = 0;
+  for (std::string line; std::getline(listed, line);) ++listings;
+  EXPECT_EQ(listings, environments.size());
+  EXPECT_LT(listings, variants);
   std::system(("rm -rf " + dir).c_str());
 }
 

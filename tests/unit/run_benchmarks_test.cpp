@@ -1,6 +1,7 @@
 // run_benchmarks against a stand-in for gpubench-micro (a shell script) that lists two memory benchmarks, writes
-// the result of the first and crashes: it is listed once per environment, what finished is kept, the family's crash is recorded, and the benchmark it
-// never reached gets a failure of its own, so that a baseline check can call its metric failed, not missing.
+// the result of the first and crashes: it is listed once per environment, what finished is kept, the family's
+// crash is recorded, and the benchmark it never reached gets a failure of its own, so that a baseline check can
+// call its metric failed, not missing.
 #include "harness/runner/run_benchmarks.hpp"
 
 #include <gtest/gtest.h>

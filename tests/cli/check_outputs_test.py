@@ -202,9 +202,36 @@ class OtherCommands(unittest.TestCase):
         self.assertIn("memory/write/1GiB/gpu0/bandwidth", {o["metric"] for o in report["outliers"]})
 
     def test_history_of_a_directory(self):
+        # Three healthy runs and the edited mixed.json: too few runs to call a change.
         result = run("history", CHECK, "--json")
-        self.assertIn(result.returncode, (0, 1), result.stderr)
-        self.assertEqual(json.loads(result.stdout)["runs"], 4)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        report = json.loads(result.stdout)
+        self.assertEqual(report["runs"], 4)
+        self.assertEqual(report["change_points"], [])
+
+    def test_history_finds_a_step_and_when_it_happened(self):
+        # Twelve nightly runs; triad loses 10 % from the seventh on, everything else stays put.
+        with open(os.path.join(CHECK, "healthy_1.json")) as f:
+            recorded = json.load(f)
+        with tempfile.TemporaryDirectory() as directory:
+            for night in range(12):
+                doc = json.loads(json.dumps(recorded))
+                doc["run"]["id"] = f"night-{night:02d}"
+                doc["run"]["started_at"] = f"2026-11-{night + 1:02d}T02:00:00Z"
+                for m in doc["metrics"]:
+                    factor = (0.9 if night >= 6 and m["id"].startswith("memory/triad/") else 1.0) * (1 + 0.001 * (night % 3))
+                    m["samples"] = [x * factor for x in m["samples"]]
+                    m["value"] *= factor
+                with open(os.path.join(directory, f"night-{night:02d}.json"), "w") as f:
+                    json.dump(doc, f)
+            result = run("history", directory, "--json")
+            report = json.loads(result.stdout)
+            self.assertEqual(result.returncode, 1, "a change for the worse exits 1: " + result.stderr)
+            self.assertEqual([c["metric"] for c in report["change_points"]], ["memory/triad/1GiB/gpu0/bandwidth"])
+            change = report["change_points"][0]
+            self.assertTrue(change["worse"])
+            self.assertAlmostEqual(change["relative_change"], -0.1, delta=0.01)
+            self.assertEqual(change["first_run_after"], "night-06")
 
 
 if __name__ == "__main__":

@@ -157,7 +157,6 @@ class LtGemm {
     GPUBENCH_CUBLAS_CHECK(try_launch(algorithm, stream));
   }
 
-  const GemmOperands& operands() const { return operands_; }
 
  private:
   static LtLayout create_layout(cudaDataType_t type, std::int64_t rows, std::int64_t cols, std::int64_t ld) {

@@ -80,7 +80,6 @@ class TunedGemm {
   }
 
   int launches_per_batch() const { return tuning_.launches_per_batch; }
-  const GemmShape& shape() const { return operands_.shape(); }
   const GemmTuning& tuning() const { return tuning_; }
 
   // Checks the output of the last launch on a sample of 256 elements.

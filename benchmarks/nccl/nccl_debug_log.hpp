@@ -29,7 +29,6 @@ class NcclDebugLog {
   // the file sparse rather than long.
   void skip_new_text();
 
-  const std::string& path() const { return path_; }
 
  private:
   NcclDebugLog(std::string path, bool owned) : path_(std::move(path)), owned_(owned) {}

@@ -28,7 +28,6 @@ MpiWorld::MpiWorld(int* argc, char*** argv) {
   check(MPI_Comm_size(MPI_COMM_WORLD, &size_), "MPI_Comm_size");
   check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node_), "MPI_Comm_split_type");
   check(MPI_Comm_rank(node_, &local_rank_), "MPI_Comm_rank(node)");
-  check(MPI_Comm_size(node_, &local_size_), "MPI_Comm_size(node)");
 }
 
 MpiWorld::~MpiWorld() {

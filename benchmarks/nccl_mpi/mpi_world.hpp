@@ -20,7 +20,6 @@ class MpiWorld {
   int rank() const { return rank_; }
   int size() const { return size_; }
   int local_rank() const { return local_rank_; }  // rank among the processes on this node
-  int local_size() const { return local_size_; }
 
   void barrier() const;
   void broadcast(void* data, std::size_t bytes, int root) const;
@@ -38,7 +37,6 @@ class MpiWorld {
   int rank_ = 0;
   int size_ = 1;
   int local_rank_ = 0;
-  int local_size_ = 1;
   MPI_Comm node_ = MPI_COMM_NULL;
 };
 

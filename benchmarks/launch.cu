@@ -4,9 +4,9 @@
 //
 // Every figure here is a host-side cost: what a program pays from deciding to run work until it knows the work
 // ran. CUDA events would see only the GPU's share of it, so these benchmarks time with the host's steady_clock
-// around work that ends in a synchronisation (or, for launch_to_start, in the host seeing the kernel's store).
+// around work that ends in a synchronisation (or, for launch_to_start, in the host seeing the kernel's store),
+// and report the median iteration (benchmarks/common/iteration_times.hpp says why).
 // Each tiny kernel adds 1 to a device counter, and the counter must equal the number of kernels launched.
-#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -18,6 +18,7 @@
 #include "benchmarks/common/cuda_graph.hpp"
 #include "benchmarks/common/device_buffer.hpp"
 #include "benchmarks/common/families.hpp"
+#include "benchmarks/common/iteration_times.hpp"
 #include "benchmarks/common/registry.hpp"
 #include "benchmarks/common/reporting.hpp"
 #include "kernels/launch.cuh"
@@ -86,8 +87,9 @@ std::string check_counter(const DeviceBuffer<unsigned long long>& counter, unsig
          " launches of a kernel that adds 1 to it";
 }
 
-FigureLabel per_kernel_label(const BenchmarkDevice& device, int count, const std::string& how) {
+FigureLabel per_kernel_label(const BenchmarkDevice& device, int count, const std::string& how, const IterationTimes& times) {
   FigureLabel label{"time_per_kernel", "us", Better::Lower, device.index, {}};
+  label.params["statistic"] = times.statistic();
   label.params["kernels"] = std::to_string(count);
   label.params["kernel"] = "1 block of 1 thread adding 1 to a device counter";
   label.params["launch"] = how;
@@ -101,11 +103,11 @@ void run_plain(benchmark::State& state, const BenchmarkContext& context, const B
   const DeviceBuffer<unsigned long long> counter = zeroed_counter(stream.get());
   time_plain(counter.get(), count, sync, stream.get());  // warm-up: module load, first-launch driver work
   unsigned long long launched = count;
-  double timed_seconds = 0;
+  IterationTimes times;
   for (auto _ : state) {
     const double seconds = time_plain(counter.get(), count, sync, stream.get());
     state.SetIterationTime(seconds);
-    timed_seconds += seconds;
+    times.add(seconds);
     launched += count;
   }
   report_clocks(state, context, device);
@@ -116,8 +118,7 @@ void run_plain(benchmark::State& state, const BenchmarkContext& context, const B
   }
   const std::string how = sync == PlainSync::End ? "plain launches, cudaStreamSynchronize after the last"
                                                  : "plain launches, cudaStreamSynchronize after each";
-  report_figure(state, timed_seconds / (static_cast<double>(state.iterations()) * count) * 1e6, std::nullopt,
-                per_kernel_label(device, count, how));
+  report_figure(state, times.median_seconds() / count * 1e6, std::nullopt, per_kernel_label(device, count, how, times));
 }
 
 void run_graph_replay(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& device,
@@ -128,11 +129,11 @@ void run_graph_replay(benchmark::State& state, const BenchmarkContext& context, 
   const CudaGraphExec exec(graph);
   time_graph(exec, stream.get());  // warm-up: the first launch also uploads the graph to the device
   unsigned long long launched = count;
-  double timed_seconds = 0;
+  IterationTimes times;
   for (auto _ : state) {
     const double seconds = time_graph(exec, stream.get());
     state.SetIterationTime(seconds);
-    timed_seconds += seconds;
+    times.add(seconds);
     launched += count;
   }
   report_clocks(state, context, device);
@@ -141,8 +142,8 @@ void run_graph_replay(benchmark::State& state, const BenchmarkContext& context, 
     fail_benchmark(state, wrong);
     return;
   }
-  report_figure(state, timed_seconds / (static_cast<double>(state.iterations()) * count) * 1e6, std::nullopt,
-                per_kernel_label(device, count, "one cudaGraphLaunch of a graph captured once, cudaStreamSynchronize"));
+  report_figure(state, times.median_seconds() / count * 1e6, std::nullopt,
+                per_kernel_label(device, count, "one cudaGraphLaunch of a graph captured once, cudaStreamSynchronize", times));
 }
 
 // cudaGraphInstantiate of the captured N-kernel graph, a synchronous host call. Capture happens once, before
@@ -153,13 +154,13 @@ void run_graph_instantiate(benchmark::State& state, const BenchmarkContext& cont
   const DeviceBuffer<unsigned long long> counter = zeroed_counter(stream.get());
   const CudaGraph graph = capture_increments(counter.get(), count, stream.get());
   time_graph(CudaGraphExec(graph), stream.get());  // warm-up: one-off driver work of a first instantiation
-  double timed_seconds = 0;
+  IterationTimes times;
   for (auto _ : state) {
     const Clock::time_point start = Clock::now();
     const CudaGraphExec exec(graph);
     const double seconds = seconds_since(start);
     state.SetIterationTime(seconds);
-    timed_seconds += seconds;
+    times.add(seconds);
   }
   report_clocks(state, context, device);
   // An instantiation like the timed ones must also run: replayed once, it adds exactly N more.
@@ -172,7 +173,8 @@ void run_graph_instantiate(benchmark::State& state, const BenchmarkContext& cont
   FigureLabel label{"time_per_graph", "us", Better::Lower, device.index, {}};
   label.params["kernels"] = std::to_string(count);
   label.params["timer"] = "host steady_clock around cudaGraphInstantiate (upload and destroy not counted)";
-  report_figure(state, timed_seconds / static_cast<double>(state.iterations()) * 1e6, std::nullopt, label);
+  label.params["statistic"] = times.statistic();
+  report_figure(state, times.median_seconds() * 1e6, std::nullopt, label);
 }
 
 // Both ways, one after the other, in every iteration, so the ratio compares measurements taken under the same
@@ -186,14 +188,14 @@ void run_graph_speedup(benchmark::State& state, const BenchmarkContext& context,
   time_plain(counter.get(), count, PlainSync::End, stream.get());
   time_graph(exec, stream.get());
   unsigned long long launched = 2ull * count;
-  double plain_seconds = 0;
-  double graph_seconds = 0;
+  IterationTimes plain_times;
+  IterationTimes graph_times;
   for (auto _ : state) {
     const double plain = time_plain(counter.get(), count, PlainSync::End, stream.get());
     const double replay = time_graph(exec, stream.get());
     state.SetIterationTime(plain + replay);
-    plain_seconds += plain;
-    graph_seconds += replay;
+    plain_times.add(plain);
+    graph_times.add(replay);
     launched += 2ull * count;
   }
   report_clocks(state, context, device);
@@ -202,13 +204,14 @@ void run_graph_speedup(benchmark::State& state, const BenchmarkContext& context,
     fail_benchmark(state, wrong);
     return;
   }
-  const double kernels_timed = static_cast<double>(state.iterations()) * count;
+  const double plain = plain_times.median_seconds();
+  const double replay = graph_times.median_seconds();
   FigureLabel label{"speedup", "x", Better::Higher, device.index, {}};
   label.params["kernels"] = std::to_string(count);
-  label.params["ratio"] = "plain launches with one sync at the end over graph replay";
-  label.params["plain_us_per_kernel"] = std::to_string(plain_seconds / kernels_timed * 1e6);
-  label.params["graph_us_per_kernel"] = std::to_string(graph_seconds / kernels_timed * 1e6);
-  report_figure(state, plain_seconds / graph_seconds, std::nullopt, label);
+  label.params["ratio"] = "plain launches with one sync at the end over graph replay, each the " + plain_times.statistic();
+  label.params["plain_us_per_kernel"] = std::to_string(plain / count * 1e6);
+  label.params["graph_us_per_kernel"] = std::to_string(replay / count * 1e6);
+  report_figure(state, plain / replay, std::nullopt, label);
 }
 
 // One word of pinned host memory mapped into the device's address space: a kernel stores to it across PCIe
@@ -267,22 +270,18 @@ void run_launch_to_start(benchmark::State& state, const BenchmarkContext& contex
   CudaStream stream;
   std::uint32_t token = 0;  // a new value per launch: a flag left over from the previous launch never matches
   for (int i = 0; i < kFlagWarmups; ++i) time_launch_to_flag(flag, ++token, stream.get());
-  std::vector<double> samples;
+  IterationTimes times;
   for (auto _ : state) {
     const double seconds = time_launch_to_flag(flag, ++token, stream.get());
     state.SetIterationTime(seconds);
-    samples.push_back(seconds);
+    times.add(seconds);
   }
   report_clocks(state, context, device);
-  // The median, not the mean: an occasional launch that meets an interrupt or a context switch on the host
-  // would otherwise dominate.
-  auto middle = samples.begin() + static_cast<std::ptrdiff_t>(samples.size() / 2);
-  std::nth_element(samples.begin(), middle, samples.end());
   FigureLabel label{"latency", "us", Better::Lower, device.index, {}};
-  label.params["statistic"] = "median of " + std::to_string(samples.size()) + " launches";
+  label.params["statistic"] = times.statistic();
   label.params["includes"] = "launch call, kernel start, a 4-byte store over PCIe to mapped pinned host memory, host poll";
   label.params["timer"] = "host steady_clock from before the launch call until the host sees the store";
-  report_figure(state, *middle * 1e6, std::nullopt, label);
+  report_figure(state, times.median_seconds() * 1e6, std::nullopt, label);
 }
 
 }  // namespace

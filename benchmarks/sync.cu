@@ -8,7 +8,7 @@
 // Host: N one-thread launches on a stream with cudaDeviceSynchronize after each, with cudaEventSynchronize on an
 // event recorded after each, or stream-ordered with one cudaStreamSynchronize at the end. These are host-side
 // costs (how long the host is held up), so they are timed with the host's steady_clock around work that ends
-// in a synchronisation. Each launch advances a hash chain, so the final value checks that every launch ran,
+// in a synchronisation, and reported as the median iteration. Each launch advances a hash chain, so the final value checks that every launch ran,
 // once and in order, whichever way the host waited.
 #include <algorithm>
 #include <chrono>
@@ -22,6 +22,7 @@
 #include "benchmarks/common/device_buffer.hpp"
 #include "benchmarks/common/event_timer.hpp"
 #include "benchmarks/common/families.hpp"
+#include "benchmarks/common/iteration_times.hpp"
 #include "benchmarks/common/registry.hpp"
 #include "benchmarks/common/reporting.hpp"
 #include "kernels/random_fill.cuh"
@@ -247,11 +248,11 @@ void run_host(benchmark::State& state, const BenchmarkContext& context, const Be
   GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(chain.get(), &initial, sizeof initial, cudaMemcpyHostToDevice, stream.get()));
   time_chain(sync, chain.get(), 0, count, done.get(), stream.get());  // warm-up: module load, first launches
   std::uint64_t steps = static_cast<std::uint64_t>(count);
-  double timed_seconds = 0;
+  IterationTimes times;
   for (auto _ : state) {
     const double seconds = time_chain(sync, chain.get(), steps, count, done.get(), stream.get());
     state.SetIterationTime(seconds);
-    timed_seconds += seconds;
+    times.add(seconds);
     steps += static_cast<std::uint64_t>(count);
   }
   report_clocks(state, context, device);
@@ -271,7 +272,8 @@ void run_host(benchmark::State& state, const BenchmarkContext& context, const Be
   label.params["sync"] = host_sync_description(sync);
   label.params["kernel"] = "1 block of 1 thread advancing a hash chain";
   label.params["timer"] = "host steady_clock from the first launch call until the last sync returns";
-  report_figure(state, timed_seconds / (static_cast<double>(state.iterations()) * count) * 1e6, std::nullopt, label);
+  label.params["statistic"] = times.statistic();
+  report_figure(state, times.median_seconds() / count * 1e6, std::nullopt, label);
 }
 
 }  // namespace

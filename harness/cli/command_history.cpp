@@ -52,7 +52,8 @@ int history_command(const HistoryArguments& args) {
     std::cout << nlohmann::json{{"runs", report.runs}, {"series", report.series}, {"change_points", changes}}.dump(2) << "\n";
   } else {
     std::cout << report.runs << " runs, " << report.series << " series (host x metric), " << report.changes.size()
-              << " change points (E-divisive means, permutation test at p <= " << args.significance << ")\n\n";
+              << " change points (E-divisive means, permutation test with " << permutations_for(args.significance)
+              << " permutations at p <= " << args.significance << ")\n\n";
     if (!table.empty()) table.print(std::cout);
   }
   return any_worse ? kExitFailed : kExitOk;

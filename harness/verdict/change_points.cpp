@@ -1,9 +1,8 @@
 #include "harness/verdict/change_points.hpp"
 
 #include <algorithm>
-#include <map>
 #include <cmath>
-#include <numeric>
+#include <map>
 #include <random>
 
 #include "harness/results/statistics.hpp"
@@ -46,6 +45,9 @@ Split best_split(const std::vector<double>& x, std::size_t min_segment) {
 
 }  // namespace
 
+// The 1e-9 keeps rounding from moving a boundary: 10 / 0.02 must give 500, and 0.01 x 1000 must give 10.
+int permutations_for(double significance) { return static_cast<int>(std::ceil(10 / significance - 1e-9)) - 1; }
+
 std::vector<ChangePoint> find_change_points(const std::vector<double>& series, const ChangePointOptions& options) {
   std::vector<std::size_t> cuts = {0, series.size()};
   std::map<std::size_t, double> p_values;  // of each accepted cut
@@ -65,14 +67,18 @@ std::vector<ChangePoint> find_change_points(const std::vector<double>& series, c
       }
     }
     if (chosen.q <= 0) break;
+    // p = (as_extreme + 1) / (permutations + 1), kept when p <= significance, that is when as_extreme is at
+    // most `allowed`. Once it passes that, the remaining permutations cannot change the answer: skip them.
+    const int permutations = permutations_for(options.significance);
+    const int allowed = static_cast<int>(std::floor(options.significance * (permutations + 1) + 1e-9)) - 1;
     int as_extreme = 0;
     std::vector<double> shuffled = chosen_segment;
-    for (int p = 0; p < options.permutations; ++p) {
+    for (int p = 0; p < permutations && as_extreme <= allowed; ++p) {
       std::shuffle(shuffled.begin(), shuffled.end(), random);
       if (best_split(shuffled, options.min_segment).q >= chosen.q) ++as_extreme;
     }
-    const double p_value = (as_extreme + 1.0) / (options.permutations + 1.0);
-    if (p_value >= options.significance) break;
+    if (as_extreme > allowed) break;
+    const double p_value = (as_extreme + 1.0) / (permutations + 1.0);
     const std::size_t cut = chosen_start + chosen.tau;
     cuts.insert(std::upper_bound(cuts.begin(), cuts.end(), cut), cut);
     p_values[cut] = p_value;

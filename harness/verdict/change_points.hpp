@@ -10,9 +10,7 @@
 namespace gpubench {
 
 struct ChangePointOptions {
-  double significance = 0.01;  // a change is kept when its permutation p-value is below this; strict,
-                               // since every segment is tested again after each split
-  int permutations = 199;
+  double significance = 0.01;   // a change is kept when its permutation p-value is at most this
   std::size_t min_segment = 3;  // fewest points on each side of a change
   std::uint64_t seed = 20141;   // the permutation test is deterministic for a given series
 };
@@ -24,6 +22,11 @@ struct ChangePoint {
   double after_median = 0;   // of the segment that starts there
   double relative_change = 0;  // (after - before) / before
 };
+
+// How many permutations test each candidate: enough that the smallest p-value the test can give,
+// 1 / (permutations + 1), is a tenth of the significance (999 at 0.01), so that a clear change is not
+// rejected for want of permutations.
+int permutations_for(double significance);
 
 // Sorted by index.
 std::vector<ChangePoint> find_change_points(const std::vector<double>& series, const ChangePointOptions& options = {});

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "harness/baseline/gating.hpp"
 #include "harness/baseline/machine_kind.hpp"
 #include "harness/results/input_error.hpp"
 #include "harness/results/statistics.hpp"
@@ -63,6 +64,8 @@ Baseline build_baseline(const std::vector<SourcedResults>& runs, const std::stri
     metric.unit = p.first->unit;
     metric.tolerance = default_tolerance(id, metric.unit);
     metric.run_values = p.values;
+    metric.gate_reason = why_not_gating(metric);
+    metric.gates = metric.gate_reason.empty();
     baseline.metrics[id] = metric;
   }
   return baseline;

@@ -18,13 +18,13 @@ namespace {
 // gains from ignoring outliers.
 constexpr std::size_t kRunsForRobustSpread = 10;
 
+}  // namespace
+
 double spread_between_runs(const std::vector<double>& values) {
   if (values.size() < 2) return 0;
   const SampleStatistics runs = summarize(values);
   return values.size() < kRunsForRobustSpread ? runs.stddev : kMadToSigma * runs.mad;
 }
-
-}  // namespace
 
 Baseline build_baseline(const std::vector<SourcedResults>& runs, const std::string& description,
                         const std::string& created_at, const std::string& gpubench_version) {

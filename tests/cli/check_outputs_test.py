@@ -198,6 +198,7 @@ class OtherCommands(unittest.TestCase):
             runs = [os.path.join(CHECK, f"healthy_{i}.json") for i in range(1, 11)]
             result = run("baseline", "create", *runs, "-o", out, "--description", "test")
             self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertNotIn("warning", result.stderr)
             baseline = json.load(open(out))
             self.assertEqual(baseline["schema"], "gpubench.baseline/1")
             self.assertEqual(len(baseline["runs"]), 10)
@@ -208,10 +209,25 @@ class OtherCommands(unittest.TestCase):
             memcpy = baseline["metrics"]["memory/memcpy_d2d/1GiB/gpu0/bandwidth"]
             self.assertIs(memcpy["gates"], False)
             self.assertIn("wider than its 3 % tolerance", memcpy["gate_reason"])
+            # The per-family summary: family, metrics, gating, informational, median and largest spread.
+            header = next(l for l in result.stdout.splitlines() if l.startswith("family"))
+            self.assertEqual(header.split()[:4], ["family", "metrics", "gating", "informational"])
+            memory = next(l for l in result.stdout.splitlines() if l.startswith("memory "))
+            self.assertEqual(memory.split()[:4], ["memory", "7", "6", "1"])
+            self.assertIn("memory/memcpy_d2d/1GiB/gpu0/bandwidth", memory, "the family's largest spread is named")
             check = run("check", os.path.join(CHECK, "healthy_5.json"), "--baseline", out)
             self.assertEqual(check.returncode, 0, check.stdout)
         finally:
             shutil.rmtree(tmp)
+
+    def test_baseline_create_warns_below_ten_runs(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            runs = [os.path.join(CHECK, f"healthy_{i}.json") for i in (1, 2, 3)]
+            result = run("baseline", "create", *runs, "-o", os.path.join(tmp, "b.json"))
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertIn("warning: 3 runs; 10 or more are recommended", result.stderr)
+            help_text = run("baseline", "create", "--help").stdout
+            self.assertIn("10 or more runs", help_text)
 
     def test_compare(self):
         result = run("compare", os.path.join(CHECK, "healthy_1.json"), os.path.join(CHECK, "mixed.json"), "--json")

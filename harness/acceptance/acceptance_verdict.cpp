@@ -50,6 +50,7 @@ AcceptanceReport judge_acceptance(const std::vector<int>& devices, const std::ve
   if (check) {
     report.baseline = check->baseline_path;
     for (const MetricVerdict& v : check->verdicts) {
+      // Informational figures (not gating in the baseline) pass: their noise is no finding about this node.
       const std::string verdict = v.kind == VerdictKind::Regression || v.kind == VerdictKind::Failed ? "fail"
                                   : v.kind == VerdictKind::Noisy || v.kind == VerdictKind::Missing   ? "warn"
                                                                                                      : "pass";

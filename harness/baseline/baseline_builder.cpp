@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "harness/baseline/gating.hpp"
 #include "harness/baseline/machine_kind.hpp"
 #include "harness/results/input_error.hpp"
 #include "harness/results/statistics.hpp"
@@ -17,13 +18,13 @@ namespace {
 // gains from ignoring outliers.
 constexpr std::size_t kRunsForRobustSpread = 10;
 
+}  // namespace
+
 double spread_between_runs(const std::vector<double>& values) {
   if (values.size() < 2) return 0;
   const SampleStatistics runs = summarize(values);
   return values.size() < kRunsForRobustSpread ? runs.stddev : kMadToSigma * runs.mad;
 }
-
-}  // namespace
 
 Baseline build_baseline(const std::vector<SourcedResults>& runs, const std::string& description,
                         const std::string& created_at, const std::string& gpubench_version) {
@@ -63,6 +64,8 @@ Baseline build_baseline(const std::vector<SourcedResults>& runs, const std::stri
     metric.unit = p.first->unit;
     metric.tolerance = default_tolerance(id, metric.unit);
     metric.run_values = p.values;
+    metric.gate_reason = why_not_gating(metric);
+    metric.gates = metric.gate_reason.empty();
     baseline.metrics[id] = metric;
   }
   return baseline;

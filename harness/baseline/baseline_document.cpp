@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "harness/baseline/gating.hpp"
 #include "harness/results/input_error.hpp"
 #include "harness/results/results_io.hpp"
 
@@ -35,6 +36,26 @@ std::string required_string(const json& object, const char* key, const std::stri
   return object.at(key).get<std::string>();
 }
 
+// "gates" as written (by hand, perhaps), or decided by the rule for a file that predates it.
+void read_gating(const json& object, BaselineMetric& metric, const std::string& source, const std::string& path) {
+  if (!object.contains("gates")) {
+    metric.gate_reason = why_not_gating(metric);
+    metric.gates = metric.gate_reason.empty();
+    return;
+  }
+  const json& gates = object.at("gates");
+  if (!gates.is_boolean()) {
+    throw InputError(source, path + "gates", "expected true or false, found " + gates.dump());
+  }
+  metric.gates = gates.get<bool>();
+  if (metric.gates) return;
+  if (object.contains("gate_reason") && !object.at("gate_reason").is_string()) {
+    throw InputError(source, path + "gate_reason", "expected a string, found " + object.at("gate_reason").dump());
+  }
+  metric.gate_reason = object.value("gate_reason", "");
+  if (metric.gate_reason.empty()) metric.gate_reason = "set not to gate in the baseline file";
+}
+
 }  // namespace
 
 json to_json(const Baseline& b) {
@@ -42,7 +63,7 @@ json to_json(const Baseline& b) {
   for (const auto& [id, m] : b.metrics) {
     metrics[id] = {{"expected", m.expected}, {"spread", m.spread},     {"runs", m.runs},
                    {"better", to_string(m.better)}, {"unit", m.unit}, {"tolerance", m.tolerance},
-                   {"run_values", m.run_values}};
+                   {"run_values", m.run_values}, {"gates", m.gates}, {"gate_reason", m.gate_reason}};
   }
   json runs = json::array();
   for (const BaselineRun& r : b.runs) runs.push_back({{"id", r.id}, {"host", r.host}, {"started_at", r.started_at}});
@@ -97,6 +118,7 @@ Baseline baseline_from_json(const json& j, const std::string& source) {
         if (v.is_number()) metric.run_values.push_back(v.get<double>());
       }
     }
+    read_gating(m, metric, source, path);
     b.metrics[id] = metric;
   }
   return b;

@@ -32,6 +32,10 @@ struct BaselineMetric {
   std::string unit;
   double tolerance = 0.05;  // relative
   std::vector<double> run_values;  // each run's median, for the record
+  // Whether a change past the tolerance fails a check (see gating.hpp). `baseline create` decides; an operator
+  // may set it by hand. When false, gate_reason says why and the metric's verdict is informational.
+  bool gates = true;
+  std::string gate_reason;
 };
 
 struct BaselineRun {
@@ -51,7 +55,8 @@ struct Baseline {
 };
 
 nlohmann::json to_json(const Baseline& baseline);
-// Throws InputError naming `source` and the field.
+// Throws InputError naming `source` and the field. A metric without "gates" (a file older than gating) gets
+// it decided by why_not_gating(), as `baseline create` would.
 Baseline baseline_from_json(const nlohmann::json& json, const std::string& source);
 Baseline read_baseline_file(const std::string& path);
 

@@ -7,11 +7,17 @@
 #include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/exit_codes.hpp"
+#include "harness/report/baseline_summary.hpp"
 #include "harness/results/results_io.hpp"
 #include "harness/runner/run_record.hpp"
 
 namespace gpubench {
 namespace {
+
+// With fewer runs the spread between them is itself uncertain, and Student's t widens each metric's noise
+// band to cover that: 3 runs give 22 x spread, 5 give 7.3 x, 10 give 4.3 x (3 x for a known spread). A band
+// wider than the tolerance leaves the metric informational, so few runs leave steady figures ungated.
+constexpr std::size_t kRecommendedRuns = 10;
 
 struct BaselineArguments {
   std::vector<std::string> results;
@@ -24,8 +30,13 @@ int create_command(const BaselineArguments& args) {
   const Baseline baseline = build_baseline(runs, args.description, utc_now("%Y-%m-%dT%H:%M:%SZ"), kVersion);
   write_json_atomically(to_json(baseline), args.output);
   std::cout << "baseline for " << describe(baseline.kind) << ": " << baseline.metrics.size() << " metrics from "
-            << runs.size() << " runs -> " << args.output << "\n";
-  if (runs.size() < 3) std::cerr << "gpubench: note: fewer than 3 runs; the spread it records is a rough guess\n";
+            << runs.size() << " runs -> " << args.output << "\n\n";
+  print_baseline_summary(baseline, std::cout);
+  if (runs.size() < kRecommendedRuns) {
+    std::cerr << "gpubench: warning: " << runs.size() << " runs; " << kRecommendedRuns
+              << " or more are recommended: with fewer, the spread between runs is uncertain and the noise band that "
+                 "covers it (t x spread) is wide, so fewer metrics gate\n";
+  }
   return kExitOk;
 }
 
@@ -36,7 +47,12 @@ void add_baseline_command(CLI::App& app, CommandState& state) {
   baseline->require_subcommand(1);
   auto args = std::make_shared<BaselineArguments>();
   CLI::App* create = baseline->add_subcommand("create", "robust statistics over several runs (or nodes) of one kind");
-  create->add_option("results", args->results, "results files of healthy runs, 3 or more")->required()->check(CLI::ExistingFile);
+  create->footer(
+      "Give 10 or more runs, each its own `gpubench run`. A metric gates (fails a check past its tolerance) only when "
+      "the baseline can tell a change of its tolerance from noise: its run-to-run spread times Student's t for the "
+      "3-sigma tail, which is about 22 x spread for 3 runs, 7.3 x for 5 and 4.3 x for 10, must be within the "
+      "tolerance. Other metrics stay informational, with the reason in the file and in check's output.");
+  create->add_option("results", args->results, "results files of healthy runs, 10 or more recommended")->required()->check(CLI::ExistingFile);
   create->add_option("-o,--output", args->output, "baseline file to write")->required();
   create->add_option("--description", args->description, "how the runs were made (kept in the file)");
   create->callback([args, &state] { state.exit_code = create_command(*args); });

@@ -16,6 +16,7 @@ const char* colour_of(VerdictKind kind) {
     case VerdictKind::Missing: return "\033[33m";
     case VerdictKind::Improvement:
     case VerdictKind::Pass: return "\033[32m";
+    case VerdictKind::Informational:
     case VerdictKind::New: return "";
   }
   return "";
@@ -68,7 +69,8 @@ void print_check_console(const CheckReport& report, std::ostream& out, bool colo
   }
   out << "\n" << (report.passed() ? "PASS" : "FAIL") << ": " << report.count(VerdictKind::Regression) << " regressions, "
       << report.count(VerdictKind::Failed) << " failed, " << report.count(VerdictKind::Noisy) << " noisy, "
-      << report.count(VerdictKind::Missing) << " missing, " << report.count(VerdictKind::Improvement) << " improved, "
+      << report.count(VerdictKind::Missing) << " missing, " << report.count(VerdictKind::Informational)
+      << " informational (not gating), " << report.count(VerdictKind::Improvement) << " improved, "
       << report.count(VerdictKind::Pass) << " passed, " << report.count(VerdictKind::New) << " not in the baseline\n";
 }
 

@@ -53,7 +53,7 @@ nlohmann::json check_json(const CheckReport& report) {
   }
   nlohmann::json counts = nlohmann::json::object();
   for (VerdictKind k : {VerdictKind::Failed, VerdictKind::Regression, VerdictKind::Noisy, VerdictKind::Missing,
-                        VerdictKind::Improvement, VerdictKind::Pass, VerdictKind::New}) {
+                        VerdictKind::Informational, VerdictKind::Improvement, VerdictKind::Pass, VerdictKind::New}) {
     counts[to_string(k)] = report.count(k);
   }
   return {{"schema", "gpubench.check/1"},
@@ -68,7 +68,7 @@ nlohmann::json check_json(const CheckReport& report) {
 
 void write_check_junit(const CheckReport& report, std::ostream& out) {
   int failures = report.count(VerdictKind::Regression) + report.count(VerdictKind::Failed);
-  int skipped = report.count(VerdictKind::Noisy) + report.count(VerdictKind::Missing);
+  int skipped = report.count(VerdictKind::Noisy) + report.count(VerdictKind::Missing) + report.count(VerdictKind::Informational);
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out << "<testsuites name=\"gpubench check\" tests=\"" << report.verdicts.size() << "\" failures=\"" << failures << "\">\n";
   out << "  <testsuite name=\"" << xml_escape("gpubench." + report.host) << "\" tests=\"" << report.verdicts.size()
@@ -80,7 +80,7 @@ void write_check_junit(const CheckReport& report, std::ostream& out) {
     if (v.kind == VerdictKind::Regression || v.kind == VerdictKind::Failed) {
       out << "\n      <failure type=\"" << to_string(v.kind) << "\" message=\"" << xml_escape(message) << "\">"
           << xml_escape(message) << "</failure>\n    ";
-    } else if (v.kind == VerdictKind::Noisy || v.kind == VerdictKind::Missing) {
+    } else if (v.kind == VerdictKind::Noisy || v.kind == VerdictKind::Missing || v.kind == VerdictKind::Informational) {
       out << "\n      <skipped message=\"" << xml_escape(message) << "\"/>\n    ";
     } else {
       out << "\n      <system-out>" << xml_escape(message) << "</system-out>\n    ";
@@ -96,7 +96,7 @@ void write_check_markdown(const CheckReport& report, std::ostream& out) {
       << markdown_cell(report.baseline_path) << "` (" << markdown_cell(describe(report.kind)) << "): "
       << report.count(VerdictKind::Regression) << " regressions, " << report.count(VerdictKind::Failed) << " failed, "
       << report.count(VerdictKind::Noisy) << " noisy, " << report.count(VerdictKind::Missing) << " missing, "
-      << report.count(VerdictKind::Improvement) << " improved, " << report.count(VerdictKind::Pass) << " passed.\n\n";
+      << report.count(VerdictKind::Informational) << " informational (not gating), " << report.count(VerdictKind::Improvement) << " improved, " << report.count(VerdictKind::Pass) << " passed.\n\n";
   out << "| verdict | metric | value | expected | unit | change | tolerance | why |\n";
   out << "| --- | --- | ---: | ---: | --- | ---: | ---: | --- |\n";
   for (const MetricVerdict& v : report.verdicts) {
@@ -126,7 +126,7 @@ void write_check_prometheus(const CheckReport& report, std::ostream& out) {
     out << "gpubench_metric_expected{" << host << ",metric=\"" << prometheus_label(v.id) << "\",unit=\""
         << prometheus_label(v.unit) << "\"} " << number(*v.expected) << "\n";
   }
-  out << "# HELP gpubench_metric_verdict 1 for the verdict each metric got (pass, regression, improvement, noisy, missing, failed, new).\n";
+  out << "# HELP gpubench_metric_verdict 1 for the verdict each metric got (pass, regression, improvement, noisy, missing, informational, failed, new).\n";
   out << "# TYPE gpubench_metric_verdict gauge\n";
   for (const MetricVerdict& v : report.verdicts) {
     out << "gpubench_metric_verdict{" << host << ",metric=\"" << prometheus_label(v.id) << "\",verdict=\"" << to_string(v.kind)

@@ -9,10 +9,12 @@
 
 namespace gpubench {
 
-// Worst first; colour (red regressions and failures, yellow noisy/missing, green passes) when `colour`.
+// Worst first; colour (red regressions and failures, yellow noisy/missing, green passes) when `colour`. The
+// summary line counts every verdict, informational (not gating) among them.
 void print_check_console(const CheckReport& report, std::ostream& out, bool colour);
 nlohmann::json check_json(const CheckReport& report);
-// One <testcase> per metric: regressions and failures are <failure>, noisy and missing are <skipped>.
+// One <testcase> per metric: regressions and failures are <failure>; noisy, missing and informational are
+// <skipped>, with the reason as message.
 void write_check_junit(const CheckReport& report, std::ostream& out);
 // A summary line and a table, for a CI job summary.
 void write_check_markdown(const CheckReport& report, std::ostream& out);

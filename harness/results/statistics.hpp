@@ -20,6 +20,12 @@ struct SampleStatistics {
 // 1.4826 x MAD estimates the standard deviation of normally distributed data, and ignores outliers.
 inline constexpr double kMadToSigma = 1.4826;
 
+// Student's t quantile with `degrees_of_freedom` whose upper tail holds p = 0.00135, the tail beyond 3 sigma
+// of a normal distribution. With a standard deviation estimated from n runs (n - 1 degrees of freedom), t x s
+// x sqrt(1 + 1/n) bounds one new run as 3 sigma would if the spread were known: 19.21 for 2 degrees of
+// freedom, 6.62 for 4, 4.09 for 9, 3.27 for 30, tending to 3.0. Throws std::invalid_argument below 1.
+double student_t_three_sigma(int degrees_of_freedom);
+
 double median(std::vector<double> values);
 // Throws std::invalid_argument on an empty set.
 SampleStatistics summarize(const std::vector<double>& samples);

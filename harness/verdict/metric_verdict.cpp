@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "harness/baseline/gating.hpp"
 #include "harness/baseline/machine_kind.hpp"
 #include "harness/results/statistics.hpp"
 
@@ -37,6 +38,7 @@ const char* to_string(VerdictKind kind) {
     case VerdictKind::Regression: return "regression";
     case VerdictKind::Noisy: return "noisy";
     case VerdictKind::Missing: return "missing";
+    case VerdictKind::Informational: return "informational";
     case VerdictKind::Improvement: return "improvement";
     case VerdictKind::Pass: return "pass";
     case VerdictKind::New: return "new";
@@ -60,19 +62,22 @@ MetricVerdict judge_metric(const Metric& measured, const std::string& id, const 
   v.expected = baseline.expected;
   v.tolerance = baseline.tolerance;
   if (baseline.expected <= 0) {
-    v.kind = VerdictKind::Noisy;
-    v.reason = "the baseline expects 0, so no relative change can be judged";
+    v.kind = baseline.gates ? VerdictKind::Noisy : VerdictKind::Informational;
+    v.reason = baseline.gates ? "the baseline expects 0, so no relative change can be judged" : "not gating: " + baseline.gate_reason;
     return v;
   }
   v.change = (measured.value - baseline.expected) / baseline.expected;
   const double gain = baseline.better == Better::Higher ? v.change : -v.change;
   const double n = static_cast<double>(std::max<std::size_t>(measured.samples.size(), 1));
-  const double run_error = kMedianEfficiency * kMadToSigma * measured.statistics.mad / std::sqrt(n);
-  const double base_error = baseline.spread * std::sqrt(1.0 + 1.0 / std::max(baseline.runs, 1));
-  const double noise = kSignificance * std::sqrt(run_error * run_error + base_error * base_error);
+  const double run_noise = kSignificance * kMedianEfficiency * kMadToSigma * measured.statistics.mad / std::sqrt(n);
+  const double base_noise = baseline_noise(baseline);
+  const double noise = std::sqrt(run_noise * run_noise + base_noise * base_noise);
   v.noise = noise / baseline.expected;
   const std::string moved = percent(v.change) + " against " + significant(baseline.expected) + " " + baseline.unit;
-  if (std::fabs(v.change) <= baseline.tolerance) {
+  if (!baseline.gates) {
+    v.kind = VerdictKind::Informational;
+    v.reason = "not gating: " + baseline.gate_reason + "; measured " + moved;
+  } else if (std::fabs(v.change) <= baseline.tolerance) {
     v.kind = VerdictKind::Pass;
     v.reason = moved + ", within the " + percent(baseline.tolerance).substr(1) + " tolerance";
   } else if (std::fabs(measured.value - baseline.expected) > noise) {

@@ -1,11 +1,13 @@
 #pragma once
 // The verdict on each metric of a run against a baseline, and on the run as a whole.
 //
-// Rule: a change within the tolerance passes. A larger change is a regression (or an improvement) only when
-// it is also larger than 3 standard errors of what noise explains: the baseline's run-to-run spread (and
-// the uncertainty of its expected value, from its number of runs) combined with this run's own spread
-// (1.4826 x MAD of its repetitions, as a standard error of their median). Otherwise it is "noisy": it
-// moved past the tolerance, but no more than noise could make it move. We compare intervals rather than
+// Rule: a metric whose baseline entry does not gate (gating.hpp) is "informational" whatever it measured:
+// shown, never failing. Otherwise a change within the tolerance passes. A larger change is a regression (or
+// an improvement) only when it is also larger than what noise explains: the baseline's noise band (its
+// run-to-run spread as a prediction interval for one run, Student's t for the 3-sigma tail, see
+// baseline_noise) combined with 3 standard errors of this run's own spread (1.4826 x MAD of its
+// repetitions, as a standard error of their median). Otherwise it is "noisy": it moved past the tolerance,
+// but no more than noise could make it move. We compare intervals rather than
 // run a rank test (Mann-Whitney) because a baseline keeps one value per run, not every repetition, and
 // three to five repetitions give a rank test too little power to be useful.
 #include <optional>
@@ -17,10 +19,10 @@
 
 namespace gpubench {
 
-enum class VerdictKind { Failed, Regression, Noisy, Missing, Improvement, Pass, New };
+enum class VerdictKind { Failed, Regression, Noisy, Missing, Informational, Improvement, Pass, New };
 
 const char* to_string(VerdictKind kind);
-// Worst first: Failed, Regression, Noisy, Missing, Improvement, Pass, New.
+// Worst first: Failed, Regression, Noisy, Missing, Informational, Improvement, Pass, New.
 int severity_rank(VerdictKind kind);
 
 struct MetricVerdict {
@@ -30,7 +32,7 @@ struct MetricVerdict {
   std::optional<double> expected;
   double change = 0;      // (value - expected) / expected, signed as measured
   double tolerance = 0;   // relative
-  double noise = 0;       // relative: 3 combined standard errors / expected
+  double noise = 0;       // relative: the combined noise band / expected
   std::string unit;
   std::string reason;     // one sentence: why this verdict
 };
@@ -45,6 +47,7 @@ struct CheckReport {
   int count(VerdictKind kind) const;
 };
 
+// One metric on its own (also to re-judge a re-measured value).
 MetricVerdict judge_metric(const Metric& measured, const std::string& id, const BaselineMetric& baseline);
 
 CheckReport check_against_baseline(const ResultsDocument& results, const std::string& results_path,

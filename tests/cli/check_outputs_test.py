@@ -44,8 +44,14 @@ class CheckOutputs(unittest.TestCase):
         report = json.loads(self.result.stdout)
         self.assertEqual(report["verdict"], "fail")
         kinds = {m["verdict"] for m in report["metrics"]}
-        self.assertEqual(kinds, {"pass", "regression", "improvement", "noisy", "missing", "failed", "new"})
+        self.assertEqual(kinds, {"pass", "regression", "improvement", "noisy", "missing", "informational", "failed", "new"})
         self.assertEqual(report["counts"]["regression"], 1)
+        self.assertEqual(report["counts"]["informational"], 1)
+        memcpy = next(m for m in report["metrics"] if m["verdict"] == "informational")
+        self.assertEqual(memcpy["id"], "memory/memcpy_d2d/1GiB/gpu0/bandwidth")
+        self.assertAlmostEqual(memcpy["change"], -0.09, delta=0.001)
+        self.assertIn("expected", memcpy)
+        self.assertRegex(memcpy["reason"], r"^not gating: run-to-run spread .* over 10 runs: .*; measured -9\.0 % against ")
 
     def test_junit_is_well_formed_with_one_case_per_metric(self):
         root = ET.parse(self.junit).getroot()
@@ -55,9 +61,14 @@ class CheckOutputs(unittest.TestCase):
         failures = [c for c in cases if c.find("failure") is not None]
         skipped = [c for c in cases if c.find("skipped") is not None]
         self.assertEqual(len(failures), 2)  # the regression and the failed benchmark
-        self.assertEqual(len(skipped), 2)   # noisy and missing
+        self.assertEqual(len(skipped), 3)   # noisy, missing and informational
+        informational = [c.find("skipped").get("message") for c in skipped
+                         if c.get("name") == "memory/memcpy_d2d/1GiB/gpu0/bandwidth"]
+        self.assertEqual(len(informational), 1)
+        self.assertTrue(informational[0].startswith("informational: not gating: "), informational[0])
         suite = root.find("testsuite")
         self.assertEqual(suite.get("failures"), "2")
+        self.assertEqual(suite.get("skipped"), "3")
         self.assertEqual(suite.get("tests"), "8")
 
     def test_markdown_table_shape(self):
@@ -70,6 +81,10 @@ class CheckOutputs(unittest.TestCase):
         for row in table:
             self.assertEqual(row.replace("\\|", "").count("|"), columns, row)
         self.assertEqual(len(table), 2 + 8)
+        self.assertIn(" 1 informational (not gating), ", lines[2])
+        row = next(l for l in table if "memcpy_d2d" in l)
+        self.assertEqual([c.strip() for c in row.split("|")][1], "informational")
+        self.assertIn("not gating: ", row)
 
     def test_prometheus_lines_are_valid(self):
         sample = re.compile(r'^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\.)*",?)*\})? '
@@ -89,6 +104,8 @@ class CheckOutputs(unittest.TestCase):
                 self.assertIn(line.split("{")[0].split(" ")[0], types, "every sample has a TYPE line first")
                 samples += 1
         self.assertIn('gpubench_check_passed{host="vm"} 0', open(self.prom).read())
+        self.assertIn('gpubench_metric_verdict{host="vm",metric="memory/memcpy_d2d/1GiB/gpu0/bandwidth",verdict="informational"} 1',
+                      open(self.prom).read())
         self.assertGreater(samples, 8)
 
     def test_console_table_worst_first_and_no_colour_in_a_pipe(self):
@@ -96,8 +113,9 @@ class CheckOutputs(unittest.TestCase):
         self.assertEqual(result.returncode, 1)
         self.assertNotIn("\033[", result.stdout)
         rows = [l.split()[0] for l in result.stdout.splitlines() if l.split() and l.split()[0] in
-                ("failed", "regression", "noisy", "missing", "improvement", "pass", "new")]
-        self.assertEqual(rows[:5], ["failed", "regression", "noisy", "missing", "improvement"])
+                ("failed", "regression", "noisy", "missing", "informational", "improvement", "pass", "new")]
+        self.assertEqual(rows[:6], ["failed", "regression", "noisy", "missing", "informational", "improvement"])
+        self.assertIn(" 1 informational (not gating), ", result.stdout)
 
     def test_a_healthy_rerun_passes(self):
         result = run("check", os.path.join(CHECK, "healthy_2.json"), "--baseline", CHECK)
@@ -107,7 +125,9 @@ class CheckOutputs(unittest.TestCase):
     def test_check_against_another_run(self):
         result = run("check", os.path.join(CHECK, "mixed.json"), "--against", os.path.join(CHECK, "healthy_1.json"), "--json")
         self.assertEqual(result.returncode, 1)
-        self.assertEqual(json.loads(result.stdout)["baseline"], os.path.join(CHECK, "healthy_1.json"))
+        report = json.loads(result.stdout)
+        self.assertEqual(report["baseline"], os.path.join(CHECK, "healthy_1.json"))
+        self.assertEqual(report["counts"]["informational"], 0, "a one-run baseline gates every metric: an explicit A/B")
 
 
 class BadInput(unittest.TestCase):
@@ -175,15 +195,39 @@ class OtherCommands(unittest.TestCase):
         tmp = tempfile.mkdtemp()
         try:
             out = os.path.join(tmp, "b.json")
-            runs = [os.path.join(CHECK, f"healthy_{i}.json") for i in (1, 2, 3)]
+            runs = [os.path.join(CHECK, f"healthy_{i}.json") for i in range(1, 11)]
             result = run("baseline", "create", *runs, "-o", out, "--description", "test")
             self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertNotIn("warning", result.stderr)
             baseline = json.load(open(out))
             self.assertEqual(baseline["schema"], "gpubench.baseline/1")
-            self.assertEqual(len(baseline["runs"]), 3)
-            self.assertEqual(baseline["metrics"]["memory/triad/1GiB/gpu0/bandwidth"]["runs"], 3)
+            self.assertEqual(len(baseline["runs"]), 10)
+            triad = baseline["metrics"]["memory/triad/1GiB/gpu0/bandwidth"]
+            self.assertEqual(triad["runs"], 10)
+            self.assertIs(triad["gates"], True)
+            self.assertEqual(triad["gate_reason"], "")
+            memcpy = baseline["metrics"]["memory/memcpy_d2d/1GiB/gpu0/bandwidth"]
+            self.assertIs(memcpy["gates"], False)
+            self.assertIn("wider than its 3 % tolerance", memcpy["gate_reason"])
+            # The per-family summary: family, metrics, gating, informational, median and largest spread.
+            header = next(l for l in result.stdout.splitlines() if l.startswith("family"))
+            self.assertEqual(header.split()[:4], ["family", "metrics", "gating", "informational"])
+            memory = next(l for l in result.stdout.splitlines() if l.startswith("memory "))
+            self.assertEqual(memory.split()[:4], ["memory", "7", "6", "1"])
+            self.assertIn("memory/memcpy_d2d/1GiB/gpu0/bandwidth", memory, "the family's largest spread is named")
+            check = run("check", os.path.join(CHECK, "healthy_5.json"), "--baseline", out)
+            self.assertEqual(check.returncode, 0, check.stdout)
         finally:
             shutil.rmtree(tmp)
+
+    def test_baseline_create_warns_below_ten_runs(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            runs = [os.path.join(CHECK, f"healthy_{i}.json") for i in (1, 2, 3)]
+            result = run("baseline", "create", *runs, "-o", os.path.join(tmp, "b.json"))
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertIn("warning: 3 runs; 10 or more are recommended", result.stderr)
+            help_text = run("baseline", "create", "--help").stdout
+            self.assertIn("10 or more runs", help_text)
 
     def test_compare(self):
         result = run("compare", os.path.join(CHECK, "healthy_1.json"), os.path.join(CHECK, "mixed.json"), "--json")
@@ -202,11 +246,11 @@ class OtherCommands(unittest.TestCase):
         self.assertIn("memory/write/1GiB/gpu0/bandwidth", {o["metric"] for o in report["outliers"]})
 
     def test_history_of_a_directory(self):
-        # Three healthy runs and the edited mixed.json: too few runs to call a change.
+        # Ten healthy runs and the edited mixed.json: one odd run at the end is no change point.
         result = run("history", CHECK, "--json")
         self.assertEqual(result.returncode, 0, result.stderr)
         report = json.loads(result.stdout)
-        self.assertEqual(report["runs"], 4)
+        self.assertEqual(report["runs"], 11)
         self.assertEqual(report["change_points"], [])
 
     def test_history_finds_a_step_and_when_it_happened(self):

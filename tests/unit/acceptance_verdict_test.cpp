@@ -50,6 +50,14 @@ TEST(Acceptance, EachStageFailsTheRightGpuOrTheNode) {
   EXPECT_EQ(r.node_stages[1].verdict, "warn");     // the noisy all-reduce belongs to no single GPU
 }
 
+TEST(Acceptance, AFigureThatDoesNotGateNeverFailsOrWarns) {
+  const AcceptanceReport r = judge_acceptance({0}, {}, check_with({verdict("launch/plain_sync_end/gpu0/latency", VerdictKind::Informational),
+                                                                    verdict("memory/triad/1GiB/gpu0/bandwidth", VerdictKind::Pass)}),
+                                              "", {{0, "pass", 780, 65, 690, {}}});
+  EXPECT_EQ(r.node_verdict, "pass");
+  EXPECT_EQ(r.gpus[0].stages[1].verdict, "pass");
+}
+
 TEST(Acceptance, NoBaselineIsAWarningThatSaysWhy) {
   const AcceptanceReport r = judge_acceptance({0}, {}, std::nullopt, "no baseline for 1 x NVIDIA B200 (single)", {});
   EXPECT_EQ(r.node_verdict, "warn");

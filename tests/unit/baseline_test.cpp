@@ -78,9 +78,17 @@ TEST(Baseline, RefusesRunsOfDifferentMachineKinds) {
   }
 }
 
-TEST(Baseline, TheCommittedTestBaselineIsWhatBaselineCreateMakesOfTheHealthyRuns) {
+std::vector<SourcedResults> ten_healthy_runs() {
   std::vector<SourcedResults> runs;
-  for (const char* f : {"/healthy_1.json", "/healthy_2.json", "/healthy_3.json"}) runs.push_back({f, read_results_file(kCheck + f)});
+  for (int i = 1; i <= 10; ++i) {
+    const std::string f = "/healthy_" + std::to_string(i) + ".json";
+    runs.push_back({f, read_results_file(kCheck + f)});
+  }
+  return runs;
+}
+
+TEST(Baseline, TheCommittedTestBaselineIsWhatBaselineCreateMakesOfTheHealthyRuns) {
+  const std::vector<SourcedResults> runs = ten_healthy_runs();
   const Baseline built = build_baseline(runs, "test", "2026-11-29T00:00:00Z", "0.1.0");
   const Baseline committed = read_baseline_file(kCheck + "/baseline.json");
   ASSERT_EQ(built.metrics.size(), committed.metrics.size());
@@ -89,6 +97,57 @@ TEST(Baseline, TheCommittedTestBaselineIsWhatBaselineCreateMakesOfTheHealthyRuns
     EXPECT_DOUBLE_EQ(built.metrics.at(id).expected, metric.expected) << id;
     EXPECT_NEAR(built.metrics.at(id).spread, metric.spread, 1e-9 * metric.spread) << id << ": regenerate with make_check_data.py's recipe";
     EXPECT_DOUBLE_EQ(built.metrics.at(id).tolerance, metric.tolerance) << id;
+    EXPECT_EQ(built.metrics.at(id).gates, metric.gates) << id;
+    EXPECT_EQ(built.metrics.at(id).gate_reason, metric.gate_reason) << id;
+  }
+}
+
+TEST(Baseline, CreateDecidesWhichMetricsGate) {
+  const Baseline b = build_baseline(ten_healthy_runs(), "", "", "");
+  for (const auto& [id, metric] : b.metrics) {
+    if (id == "memory/memcpy_d2d/1GiB/gpu0/bandwidth") {
+      EXPECT_FALSE(metric.gates) << "it moves +-2 % between the runs, against a 3 % tolerance";
+      EXPECT_NE(metric.gate_reason.find("over 10 runs"), std::string::npos) << metric.gate_reason;
+      EXPECT_NE(metric.gate_reason.find("wider than its 3 % tolerance"), std::string::npos) << metric.gate_reason;
+    } else {
+      EXPECT_TRUE(metric.gates) << id << ": " << metric.gate_reason;
+      EXPECT_EQ(metric.gate_reason, "") << id;
+    }
+  }
+  const nlohmann::json written = to_json(b);
+  EXPECT_EQ(written["metrics"]["memory/memcpy_d2d/1GiB/gpu0/bandwidth"]["gates"], false);
+  EXPECT_EQ(written["metrics"]["memory/read/1GiB/gpu0/bandwidth"]["gates"], true);
+  EXPECT_EQ(written["metrics"]["memory/read/1GiB/gpu0/bandwidth"]["gate_reason"], "");
+  EXPECT_EQ(baseline_from_json(written, "x").metrics.at("memory/memcpy_d2d/1GiB/gpu0/bandwidth").gate_reason,
+            b.metrics.at("memory/memcpy_d2d/1GiB/gpu0/bandwidth").gate_reason);
+}
+
+TEST(Baseline, AFileWrittenBeforeGatingGetsItDecidedWhenRead) {
+  nlohmann::json j = to_json(build_baseline(ten_healthy_runs(), "", "", ""));
+  for (auto& [id, metric] : j["metrics"].items()) {
+    metric.erase("gates");
+    metric.erase("gate_reason");
+  }
+  const Baseline old = baseline_from_json(j, "old.json");
+  EXPECT_TRUE(old.metrics.at("memory/read/1GiB/gpu0/bandwidth").gates);
+  EXPECT_FALSE(old.metrics.at("memory/memcpy_d2d/1GiB/gpu0/bandwidth").gates);
+  EXPECT_NE(old.metrics.at("memory/memcpy_d2d/1GiB/gpu0/bandwidth").gate_reason.find("over 10 runs"), std::string::npos);
+}
+
+TEST(Baseline, AGateSetByHandIsHonoured) {
+  nlohmann::json j = to_json(read_baseline_file(kCheck + "/baseline.json"));
+  j["metrics"]["memory/memcpy_d2d/1GiB/gpu0/bandwidth"]["gates"] = true;  // the operator trusts it
+  j["metrics"]["memory/read/1GiB/gpu0/bandwidth"]["gates"] = false;       // and not this one, saying nothing why
+  j["metrics"]["memory/read/1GiB/gpu0/bandwidth"].erase("gate_reason");
+  const Baseline b = baseline_from_json(j, "edited.json");
+  EXPECT_TRUE(b.metrics.at("memory/memcpy_d2d/1GiB/gpu0/bandwidth").gates);
+  EXPECT_EQ(b.metrics.at("memory/memcpy_d2d/1GiB/gpu0/bandwidth").gate_reason, "");
+  EXPECT_FALSE(b.metrics.at("memory/read/1GiB/gpu0/bandwidth").gates);
+  EXPECT_NE(b.metrics.at("memory/read/1GiB/gpu0/bandwidth").gate_reason.find("baseline file"), std::string::npos);
+  const CheckReport report = check_against_baseline(read_results_file(kCheck + "/mixed.json"), "mixed.json", b, "edited.json");
+  for (const MetricVerdict& v : report.verdicts) {
+    if (v.id == "memory/memcpy_d2d/1GiB/gpu0/bandwidth") EXPECT_EQ(v.kind, VerdictKind::Regression) << v.reason;
+    if (v.id == "memory/read/1GiB/gpu0/bandwidth") EXPECT_EQ(v.kind, VerdictKind::Informational) << v.reason;
   }
 }
 
@@ -158,6 +217,16 @@ TEST(Baseline, BadFilesNameTheField) {
   j = good;
   j["metrics"]["memory/triad/1GiB/gpu0/bandwidth"]["runs"] = 1e300;
   expect_rejected(j, triad + "runs");
+  j = good;
+  j["metrics"]["memory/triad/1GiB/gpu0/bandwidth"]["gates"] = "yes";
+  expect_rejected(j, triad + "gates");
+  j = good;
+  j["metrics"]["memory/triad/1GiB/gpu0/bandwidth"]["gates"] = 1;
+  expect_rejected(j, triad + "gates");
+  j = good;
+  j["metrics"]["memory/triad/1GiB/gpu0/bandwidth"]["gates"] = false;
+  j["metrics"]["memory/triad/1GiB/gpu0/bandwidth"]["gate_reason"] = 7;
+  expect_rejected(j, triad + "gate_reason");
 }
 
 }  // namespace

@@ -23,6 +23,20 @@ TEST(Statistics, SummaryOfKnownSamples) {
   EXPECT_NEAR(s.stddev, 39.6, 0.05);
 }
 
+// Against scipy.stats.t.isf(0.00135, df).
+TEST(Statistics, StudentTForTheThreeSigmaTail) {
+  EXPECT_NEAR(student_t_three_sigma(1), 235.78, 0.01);
+  EXPECT_NEAR(student_t_three_sigma(2), 19.206, 0.001);
+  EXPECT_NEAR(student_t_three_sigma(4), 6.620, 0.001);
+  EXPECT_NEAR(student_t_three_sigma(9), 4.094, 0.001);
+  EXPECT_NEAR(student_t_three_sigma(30), 3.270, 0.001);
+  EXPECT_NEAR(student_t_three_sigma(40), 3.1987, 0.005) << "past the table";
+  EXPECT_NEAR(student_t_three_sigma(120), 3.0637, 0.005);
+  EXPECT_NEAR(student_t_three_sigma(100000), 3.0, 0.001) << "tends to the normal 3 sigma";
+  EXPECT_GT(student_t_three_sigma(30), student_t_three_sigma(31)) << "falls steadily across the table's end";
+  EXPECT_THROW(student_t_three_sigma(0), std::invalid_argument);
+}
+
 TEST(Statistics, SingleSampleHasNoSpread) {
   const SampleStatistics s = summarize({4.2});
   EXPECT_DOUBLE_EQ(s.median, 4.2);

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "harness/results/results_io.hpp"
 
 namespace gpubench {
@@ -53,6 +55,44 @@ TEST(Verdict, PastToleranceButWithinNoiseIsNoisy) {
   EXPECT_EQ(judge_metric(measured({95, 95, 95}), "m", expected(100, 4)).kind, VerdictKind::Noisy);
 }
 
+// The baseline side of the band is a prediction interval for one run: t(runs - 1) x spread x sqrt(1 + 1/runs).
+TEST(Verdict, TheBaselineBandWidensWithFewRuns) {
+  BaselineMetric b = expected(100, 1);
+  b.runs = 3;
+  EXPECT_NEAR(judge_metric(measured({100, 100, 100}), "m", b).noise, 19.206 * std::sqrt(4.0 / 3) / 100, 1e-4);
+  b.runs = 10;
+  EXPECT_NEAR(judge_metric(measured({100, 100, 100}), "m", b).noise, 4.0942 * std::sqrt(1.1) / 100, 1e-4);
+  // A one-run baseline (check --against RUN) takes that run's spread as known: 3 sigma.
+  b.runs = 1;
+  EXPECT_NEAR(judge_metric(measured({100, 100, 100}), "m", b).noise, 3 * std::sqrt(2.0) / 100, 1e-9);
+}
+
+TEST(Verdict, AMetricThatDoesNotGateIsInformationalWhateverItMeasured) {
+  BaselineMetric b = expected(100, 0.5);
+  b.gates = false;
+  b.gate_reason = "run-to-run spread 4.1 % over 10 runs: noise alone moves it up to 18 %, wider than its 15 % tolerance";
+  for (double value : {50.0, 100.0, 150.0}) {
+    const MetricVerdict v = judge_metric(measured({value, value, value}), "m", b);
+    EXPECT_EQ(v.kind, VerdictKind::Informational) << value;
+    EXPECT_DOUBLE_EQ(*v.value, value);
+    EXPECT_DOUBLE_EQ(*v.expected, 100);
+    EXPECT_NEAR(v.change, value / 100 - 1, 1e-12);
+    EXPECT_EQ(v.reason.rfind("not gating: " + b.gate_reason + "; measured ", 0), 0u) << v.reason;
+  }
+  EXPECT_NE(judge_metric(measured({50, 50, 50}), "m", b).reason.find("-50.0 % against 100 GB/s"), std::string::npos);
+}
+
+TEST(Verdict, InformationalNeverFailsACheckAndRanksAfterMissing) {
+  CheckReport report;
+  report.verdicts.push_back({"m", VerdictKind::Informational});
+  report.verdicts.push_back({"p", VerdictKind::Pass});
+  EXPECT_TRUE(report.passed());
+  EXPECT_EQ(report.count(VerdictKind::Informational), 1);
+  EXPECT_EQ(std::string(to_string(VerdictKind::Informational)), "informational");
+  EXPECT_LT(severity_rank(VerdictKind::Missing), severity_rank(VerdictKind::Informational));
+  EXPECT_LT(severity_rank(VerdictKind::Informational), severity_rank(VerdictKind::Improvement));
+}
+
 TEST(Verdict, ThrottlingIsMentioned) {
   Metric m = measured({90, 90, 90});
   m.throttled = true;
@@ -71,6 +111,7 @@ TEST(Verdict, EveryKindAppearsOnTheDerivedH200Files) {
   EXPECT_EQ(by_id.at("memory/scale/1GiB/gpu0/bandwidth"), VerdictKind::Noisy);
   EXPECT_EQ(by_id.at("memory/add/1GiB/gpu0/bandwidth"), VerdictKind::Missing);
   EXPECT_EQ(by_id.at("memory/triad/1GiB/gpu0/bandwidth"), VerdictKind::Failed);
+  EXPECT_EQ(by_id.at("memory/memcpy_d2d/1GiB/gpu0/bandwidth"), VerdictKind::Informational) << "-9 %, but it does not gate";
   EXPECT_EQ(by_id.at("memory/read/4GiB/gpu0/bandwidth"), VerdictKind::New);
   EXPECT_FALSE(report.passed());
   EXPECT_EQ(report.verdicts.front().kind, VerdictKind::Failed) << "worst first";
@@ -78,10 +119,12 @@ TEST(Verdict, EveryKindAppearsOnTheDerivedH200Files) {
 
 TEST(Verdict, AHealthyRerunPasses) {
   const Baseline baseline = read_baseline_file(kCheck + "/baseline.json");
-  for (const char* file : {"/healthy_1.json", "/healthy_2.json", "/healthy_3.json"}) {
+  for (int i = 1; i <= 10; ++i) {
+    const std::string file = "/healthy_" + std::to_string(i) + ".json";
     const CheckReport report = check_against_baseline(read_results_file(kCheck + file), file, baseline, "baseline.json");
     EXPECT_TRUE(report.passed()) << file;
-    EXPECT_EQ(report.count(VerdictKind::Pass), 7) << file;
+    EXPECT_EQ(report.count(VerdictKind::Pass), 6) << file;
+    EXPECT_EQ(report.count(VerdictKind::Informational), 1) << file << ": memcpy_d2d";
   }
 }
 

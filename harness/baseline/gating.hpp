@@ -1,0 +1,22 @@
+#pragma once
+// Whether a baseline metric gates: whether its baseline can tell a change of its tolerance from noise. A
+// metric that cannot (a launch latency that moves 10 % between healthy runs, against a 15 % tolerance, with
+// the band three runs give) would raise false alarms; it stays informational, with the reason.
+#include <string>
+
+#include "harness/baseline/baseline_document.hpp"
+
+namespace gpubench {
+
+// How far noise alone moves one new run from `expected`, in the metric's unit: t x spread x sqrt(1 + 1/runs),
+// a prediction interval for one run, where t is Student's quantile for the 3-sigma tail with runs - 1
+// degrees of freedom (student_t_three_sigma). A one-run baseline (`check --against RUN`) has only that run's
+// own spread, taken as known: t is 3.
+double baseline_noise(const BaselineMetric& metric);
+
+// Empty when the metric gates: its noise band, relative to expected, is no wider than its tolerance, or it
+// comes from one run (an explicit A/B). Otherwise why not, with the numbers, e.g. "run-to-run spread 4.1 %
+// over 10 runs: noise alone moves it up to 18 %, wider than its 15 % tolerance".
+std::string why_not_gating(const BaselineMetric& metric);
+
+}  // namespace gpubench

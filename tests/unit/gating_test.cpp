@@ -1,0 +1,54 @@
+// Which baseline metrics gate: those whose baseline can tell a change of their tolerance from noise.
+#include "harness/baseline/gating.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace gpubench {
+namespace {
+
+BaselineMetric metric(double spread_fraction, int runs, double tolerance) {
+  BaselineMetric m;
+  m.expected = 100;
+  m.spread = 100 * spread_fraction;
+  m.runs = runs;
+  m.tolerance = tolerance;
+  return m;
+}
+
+TEST(Gating, TheBandIsAPredictionIntervalWithStudentsT) {
+  EXPECT_NEAR(baseline_noise(metric(0.01, 3, 0.05)), 19.206 * std::sqrt(4.0 / 3), 1e-3);
+  EXPECT_NEAR(baseline_noise(metric(0.01, 5, 0.05)), 6.6201 * std::sqrt(1.2), 1e-3);
+  EXPECT_NEAR(baseline_noise(metric(0.01, 10, 0.05)), 4.0942 * std::sqrt(1.1), 1e-3);
+  EXPECT_NEAR(baseline_noise(metric(0.01, 1, 0.05)), 3 * std::sqrt(2.0), 1e-12) << "one run: its own spread, as known";
+}
+
+TEST(Gating, ASteadyMetricGates) {
+  // HBM bandwidth: 0.2 % between runs, 3 % tolerance: 0.9 % band at 10 runs.
+  EXPECT_EQ(why_not_gating(metric(0.002, 10, 0.03)), "");
+}
+
+TEST(Gating, AWideMetricDoesNotAndTheReasonNamesTheNumbers) {
+  // A launch latency: 4.1 % between runs, 15 % tolerance: 4.294 x 4.1 = 17.6 % at 10 runs.
+  EXPECT_EQ(why_not_gating(metric(0.041, 10, 0.15)),
+            "run-to-run spread 4.1 % over 10 runs: noise alone moves it up to 18 %, wider than its 15 % tolerance");
+}
+
+TEST(Gating, FewRunsWidenTheBandPastTheTolerance) {
+  // 0.5 % between runs against a 3 % tolerance: 2.1 % band at 10 runs, 11 % at 3.
+  EXPECT_EQ(why_not_gating(metric(0.005, 10, 0.03)), "");
+  EXPECT_EQ(why_not_gating(metric(0.005, 3, 0.03)),
+            "run-to-run spread 0.5 % over 3 runs: noise alone moves it up to 11 %, wider than its 3 % tolerance");
+}
+
+TEST(Gating, AOneRunBaselineGatesForAnExplicitAB) { EXPECT_EQ(why_not_gating(metric(0.2, 1, 0.03)), ""); }
+
+TEST(Gating, ABaselineThatExpectsZeroDoesNotGate) {
+  BaselineMetric m = metric(0, 10, 0.05);
+  m.expected = 0;
+  EXPECT_NE(why_not_gating(m).find("expects 0"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpubench

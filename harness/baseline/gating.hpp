@@ -1,5 +1,5 @@
 #pragma once
-// Whether a baseline metric gates: whether its baseline can tell a change of its tolerance from noise. A
+// Whether a baseline metric gates: whether its baseline can tell a change not much past its tolerance from noise. A
 // metric that cannot (a launch latency that moves 10 % between healthy runs, against a 15 % tolerance, with
 // the band three runs give) would raise false alarms; it stays informational, with the reason.
 #include <string>
@@ -14,9 +14,9 @@ namespace gpubench {
 // own spread, taken as known: t is 3.
 double baseline_noise(const BaselineMetric& metric);
 
-// Empty when the metric gates: its noise band, relative to expected, is no wider than its tolerance, or it
-// comes from one run (an explicit A/B). Otherwise why not, with the numbers, e.g. "run-to-run spread 4.1 %
-// over 10 runs: noise alone moves it up to 18 %, wider than its 15 % tolerance".
+// Empty when the metric gates: its noise band, relative to expected, is at most 1.5 x its tolerance, or it
+// comes from one run (an explicit A/B). Otherwise why not, with the numbers, e.g. "run-to-run spread 6.1 %
+// over 10 runs: noise alone moves it up to 26 %, over 1.5 x its 15 % tolerance".
 std::string why_not_gating(const BaselineMetric& metric);
 
 }  // namespace gpubench

@@ -177,6 +177,15 @@ json to_json(const ResultsDocument& d) {
   for (const Skip& s : d.skipped) skipped.push_back({{"benchmark", s.benchmark}, {"family", s.family}, {"reason", s.reason}});
   json out{{"schema", kResultsSchema}, {"run", run},         {"environment", d.environment}, {"families", families},
            {"metrics", metrics},      {"failures", failures}, {"skipped", skipped}};
+  if (!d.confirmations.empty()) {
+    json confirmations = json::array();
+    for (const Confirmation& c : d.confirmations) {
+      json measurements = json::array();
+      for (const Metric& m : c.measurements) measurements.push_back(metric_json(m));
+      confirmations.push_back({{"metric", c.metric}, {"measurements", measurements}});
+    }
+    out["confirmations"] = confirmations;
+  }
   if (!d.stress.is_null()) out["stress"] = d.stress;
   return out;
 }
@@ -230,6 +239,19 @@ ResultsDocument read_results_document(const json& j, const std::string& source) 
     const std::string path = "failures[" + std::to_string(i) + "].";
     d.failures.push_back({r.string(failures[i], "benchmark", path), failures[i].value("family", ""),
                           r.string(failures[i], "reason", path), failures[i].value("advice", "")});
+  }
+  if (j.contains("confirmations")) {  // absent from documents that no `check --confirm` touched
+    const json& confirmations = r.array(j, "confirmations", "");
+    for (std::size_t i = 0; i < confirmations.size(); ++i) {
+      const std::string path = "confirmations[" + std::to_string(i) + "].";
+      Confirmation c;
+      c.metric = r.string(confirmations[i], "metric", path);
+      const json& measurements = r.array(confirmations[i], "measurements", path);
+      for (std::size_t k = 0; k < measurements.size(); ++k) {
+        c.measurements.push_back(metric_from_json(r, measurements[k], path + "measurements[" + std::to_string(k) + "]."));
+      }
+      d.confirmations.push_back(std::move(c));
+    }
   }
   if (j.contains("stress")) d.stress = j.at("stress");
   if (j.contains("skipped") && j.at("skipped").is_array()) {

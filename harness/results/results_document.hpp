@@ -46,6 +46,13 @@ struct Skip {
   std::string reason;
 };
 
+// A metric that looked like a regression, measured again in fresh processes (`gpubench check --confirm`)
+// before its verdict stands. The document keeps the first measurement in `metrics` and these beside it.
+struct Confirmation {
+  std::string metric;                 // the id measured again
+  std::vector<Metric> measurements;   // one per fresh process, in the order they ran
+};
+
 struct FamilyRun {
   std::string family;
   std::string status;  // ok, failed, timeout, crashed, interrupted
@@ -74,6 +81,7 @@ struct ResultsDocument {
   std::vector<Metric> metrics;
   std::vector<Failure> failures;
   std::vector<Skip> skipped;
+  std::vector<Confirmation> confirmations;  // empty unless `check --confirm` measured a suspect again
   nlohmann::json stress;  // null unless the run was a stress test: per-GPU telemetry series, windows, verdicts
 };
 

@@ -151,12 +151,15 @@ CheckReport check_against_baseline(const ResultsDocument& results, const std::st
     v.reason = "not in the baseline";
     report.verdicts.push_back(v);
   }
-  std::stable_sort(report.verdicts.begin(), report.verdicts.end(), [](const MetricVerdict& a, const MetricVerdict& b) {
-    if (severity_rank(a.kind) != severity_rank(b.kind)) return severity_rank(a.kind) < severity_rank(b.kind);
-    const auto badness = [](const MetricVerdict& v) { return -std::fabs(v.change); };
-    return badness(a) < badness(b);
-  });
+  sort_worst_first(report.verdicts);
   return report;
+}
+
+void sort_worst_first(std::vector<MetricVerdict>& verdicts) {
+  std::stable_sort(verdicts.begin(), verdicts.end(), [](const MetricVerdict& a, const MetricVerdict& b) {
+    if (severity_rank(a.kind) != severity_rank(b.kind)) return severity_rank(a.kind) < severity_rank(b.kind);
+    return std::fabs(a.change) > std::fabs(b.change);
+  });
 }
 
 }  // namespace gpubench

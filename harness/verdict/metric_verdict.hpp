@@ -53,4 +53,7 @@ MetricVerdict judge_metric(const Metric& measured, const std::string& id, const 
 CheckReport check_against_baseline(const ResultsDocument& results, const std::string& results_path,
                                    const Baseline& baseline, const std::string& baseline_path);
 
+// By severity, worst first, and within one kind the largest change first.
+void sort_worst_first(std::vector<MetricVerdict>& verdicts);
+
 }  // namespace gpubench

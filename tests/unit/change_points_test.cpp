@@ -62,7 +62,7 @@ TEST(ChangePoints, ShortSeriesHaveNone) {
 }
 
 TEST(History, NamesTheEnvironmentChangeAtTheStep) {
-  const ResultsDocument recorded = read_results_file(std::string(GPUBENCH_TEST_DATA) + "/results_h200_quick.json");
+  const ResultsDocument recorded = read_results_file(std::string(GPUBENCH_TEST_DATA) + "/results_h200x1_memory_only.json");
   const std::vector<double> triad = noisy_series(30, 18, -0.05, 0.01, 4);
   std::vector<SourcedResults> runs;
   for (std::size_t i = 0; i < triad.size(); ++i) {

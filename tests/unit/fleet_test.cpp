@@ -18,7 +18,7 @@ ResultsDocument node(const ResultsDocument& recorded, const std::string& host, d
 }
 
 TEST(Fleet, FlagsTheSlowNodeOnly) {
-  const ResultsDocument recorded = read_results_file(std::string(GPUBENCH_TEST_DATA) + "/results_h200_quick.json");
+  const ResultsDocument recorded = read_results_file(std::string(GPUBENCH_TEST_DATA) + "/results_h200x1_memory_only.json");
   std::vector<SourcedResults> runs;
   const double factors[] = {1.0, 1.003, 0.998, 1.001, 0.90};  // node-e is 10 % slow on triad
   const char* hosts[] = {"node-a", "node-b", "node-c", "node-d", "node-e"};
@@ -33,7 +33,7 @@ TEST(Fleet, FlagsTheSlowNodeOnly) {
 }
 
 TEST(Fleet, FlagsAGpuSlowerThanItsSiblings) {
-  ResultsDocument d = read_results_file(std::string(GPUBENCH_TEST_DATA) + "/results_h200_quick.json");
+  ResultsDocument d = read_results_file(std::string(GPUBENCH_TEST_DATA) + "/results_h200x1_memory_only.json");
   const std::size_t n = d.metrics.size();
   for (int gpu = 1; gpu < 4; ++gpu) {
     for (std::size_t i = 0; i < n; ++i) {

@@ -70,7 +70,7 @@ TEST(ResultsDocument, RoundTripsThroughAFile) {
 }
 
 TEST(ResultsDocument, ReadsADocumentRecordedOnAnH200) {
-  const ResultsDocument d = read_results_file(std::string(GPUBENCH_TEST_DATA) + "/results_h200_quick.json");
+  const ResultsDocument d = read_results_file(std::string(GPUBENCH_TEST_DATA) + "/results_h200x1_memory_only.json");
   EXPECT_EQ(d.run.suite, "quick");
   EXPECT_EQ(d.environment["gpus"][0]["name"], "NVIDIA H200");
   EXPECT_EQ(d.metrics.size(), 7u);

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Derives the `gpubench check` test files from ../results_h200_quick.json, a run recorded on an H200.
+"""Derives the `gpubench check` test files from ../results_h200x1_memory_only.json, a run recorded on an H200.
 
 healthy_1..10.json the recording with every sample scaled by 1.000, 1.002, 0.998, ... (ten healthy runs, as
                    baselines/README.md recommends); memcpy_d2d moves a further +-2 % between them, as a
@@ -16,7 +16,7 @@ import copy
 import json
 import statistics
 
-with open("../results_h200_quick.json") as f:
+with open("../results_h200x1_memory_only.json") as f:
     recorded = json.load(f)
 
 

@@ -8,11 +8,15 @@
 #include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/exit_codes.hpp"
+#include "harness/environment/fingerprint.hpp"
+#include "harness/environment/nvml_library.hpp"
 #include "harness/report/check_reports.hpp"
 #include "harness/report/text_table.hpp"
 #include "harness/results/input_error.hpp"
 #include "harness/results/results_io.hpp"
 #include "harness/runner/micro_listing.hpp"
+#include "harness/runner/remeasure.hpp"
+#include "harness/verdict/confirmation.hpp"
 #include "harness/verdict/fleet.hpp"
 
 namespace gpubench {
@@ -28,6 +32,8 @@ struct CheckArguments {
   std::string junit;
   std::string markdown;
   std::string prometheus;
+  int confirm = 0;  // fresh processes per suspect; 0: judge as measured
+  std::string log_dir;
 };
 
 int fleet_command(const CheckArguments& args) {
@@ -57,16 +63,47 @@ int fleet_command(const CheckArguments& args) {
   return report.findings.empty() ? kExitOk : kExitFailed;
 }
 
-int check_command(const CheckArguments& args) {
-  if (args.fleet) return fleet_command(args);
+// Measures each regression the document has not measured again yet, `times` times in fresh processes, and
+// writes the document back with those measurements beside the first ones.
+void confirm_suspects(const CheckReport& report, ResultsDocument& results, const std::string& path,
+                      const CheckArguments& args, const std::atomic<bool>& stop) {
+  const std::vector<std::string> suspects = unconfirmed_regressions(report, results);
+  if (suspects.empty()) return;
+  const CudaStatus cuda = probe_cuda();
+  if (!cuda.error.empty()) throw NoGpuError("--confirm measures " + std::to_string(suspects.size()) + " suspect(s) again, which needs the GPUs: " + cuda.error);
+  for (int device : results.run.devices) {
+    if (device >= cuda.device_count) {
+      throw NoGpuError(path + " ran on GPU " + std::to_string(device) + ", which this machine does not have (" +
+                       std::to_string(cuda.device_count) + " visible); confirm on the node that ran it");
+    }
+  }
+  std::string nvml_error;
+  const std::unique_ptr<NvmlLibrary> nvml = NvmlLibrary::load(&nvml_error);
+  RemeasureOptions options;
+  options.times = args.confirm;
+  options.micro_path = default_micro_path();
+  options.log_dir = args.log_dir.empty() ? path + ".confirm.logs" : args.log_dir;
+  std::cerr << "gpubench: check: measuring " << suspects.size() << " suspect(s) again, " << args.confirm
+            << " time(s) each in fresh processes (logs in " << options.log_dir << ")\n";
+  std::vector<std::string> notes;
+  remeasure(results, suspects, options, nvml.get(), stop, notes);
+  for (const std::string& note : notes) std::cerr << "gpubench: check: " << note << "\n";
+  write_json_atomically(to_json(results), path);
+}
+
+int check_command(const CheckArguments& args, const std::atomic<bool>& stop) {
+  if (args.fleet) {
+    if (args.confirm > 0) throw UsageError("--confirm re-measures one run's suspects; it does not apply to --fleet");
+    return fleet_command(args);
+  }
   if (args.results.size() != 1) throw UsageError("check takes one results file (or several with --fleet)");
   const std::string& path = args.results[0];
-  const ResultsDocument results = read_results_file(path);
-  CheckReport report;
+  ResultsDocument results = read_results_file(path);
+  Baseline baseline;
+  std::string baseline_path;
   if (!args.against.empty()) {
-    const std::vector<SourcedResults> reference = load_results_files({args.against});
-    const Baseline baseline = build_baseline(reference, "the run " + args.against, "", "");
-    report = check_against_baseline(results, path, baseline, args.against);
+    baseline = build_baseline(load_results_files({args.against}), "the run " + args.against, "", "");
+    baseline_path = args.against;
   } else {
     const MachineKind kind = machine_kind_of(results, path);
     const std::string where = args.baseline.empty() ? default_baseline_location() : args.baseline;
@@ -78,8 +115,12 @@ int check_command(const CheckArguments& args) {
                        "make one with `gpubench baseline create RUN1.json RUN2.json RUN3.json -o " + where + "/" +
                            baseline_file_name(kind) + "`, or check against another run with --against");
     }
-    report = check_against_baseline(results, path, choice.baseline, choice.path);
+    baseline = choice.baseline;
+    baseline_path = choice.path;
   }
+  CheckReport report = check_against_baseline(results, path, baseline, baseline_path);
+  if (args.confirm > 0) confirm_suspects(report, results, path, args, stop);
+  apply_confirmations(report, results, baseline);
   if (!args.junit.empty()) write_text_atomically(args.junit, [&](std::ostream& out) { write_check_junit(report, out); });
   if (!args.markdown.empty()) write_text_atomically(args.markdown, [&](std::ostream& out) { write_check_markdown(report, out); });
   if (!args.prometheus.empty()) write_text_atomically(args.prometheus, [&](std::ostream& out) { write_check_prometheus(report, out); });
@@ -105,7 +146,12 @@ void add_check_command(CLI::App& app, CommandState& state) {
   check->add_option("--junit", args->junit, "also write JUnit XML (one test case per metric)");
   check->add_option("--markdown", args->markdown, "also write a Markdown summary");
   check->add_option("--prometheus", args->prometheus, "also write a node_exporter textfile");
-  check->callback([args, &state] { state.exit_code = check_command(*args); });
+  check->add_option("--confirm", args->confirm,
+                    "measure each regression again N times in fresh processes on this node (the GPUs the run used), "
+                    "keep those measurements in RESULTS, and let the regression stand only if they show it too")
+      ->check(CLI::Range(1, 20));
+  check->add_option("--log-dir", args->log_dir, "with --confirm: where the re-measurements log (default: RESULTS.confirm.logs)");
+  check->callback([args, &state] { state.exit_code = check_command(*args, *state.stop); });
 }
 
 }  // namespace gpubench

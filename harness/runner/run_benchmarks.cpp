@@ -1,9 +1,9 @@
 #include "harness/runner/run_benchmarks.hpp"
 
 #include <signal.h>
-#include <sys/stat.h>
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <set>
 
@@ -51,7 +51,8 @@ void record_unfinished_benchmarks(ResultsDocument& document, const std::vector<s
 void run_benchmarks(const RunOptions& options, const std::vector<TelemetrySampler::Target>& telemetry_targets,
                     const NvmlLibrary* nvml, const RunObserver& observer, const std::atomic<bool>& stop,
                     ResultsDocument& document) {
-  mkdir(options.log_dir.c_str(), 0755);
+  std::error_code ignored;  // a folder that cannot be made shows as each family's unwritable log, with its path
+  std::filesystem::create_directories(options.log_dir, ignored);
   std::map<std::string, std::string> child_env = {
       {"GPUBENCH_SUITE", options.suite},
       {"GPUBENCH_DEVICES", format_device_list(options.devices)},

@@ -143,5 +143,27 @@ TEST(Cli, MicroIsAPlainGoogleBenchmarkExecutableThatSkipsWithoutAGpu) {
   EXPECT_EQ(bad_suite.exit_code, 2);
 }
 
+
+// check --confirm measures a suspect again only when there is one: a healthy run needs no GPU, a regression
+// on a machine without one is exit 3 and leaves the results file as it was.
+TEST(Cli, CheckConfirmNeedsTheGpuOnlyForASuspect) {
+  const std::string data = std::string(GPUBENCH_TEST_DATA) + "/check/";
+  const std::string copy = "/tmp/gpubench-cli-confirm-" + std::to_string(getpid()) + ".json";
+  for (const char* name : {"healthy_2.json", "mixed.json"}) {
+    std::ofstream(copy) << slurp(data + name);
+    const Outcome o = run({GPUBENCH_BINARY, "check", copy, "--baseline", data + "baseline.json", "--confirm", "3"}, kNoGpu);
+    if (std::string(name) == "healthy_2.json") {
+      EXPECT_EQ(o.exit_code, 0) << o.err;
+    } else {
+      EXPECT_EQ(o.exit_code, 3) << o.out << o.err;
+      EXPECT_NE(o.err.find("--confirm measures 1 suspect(s) again, which needs the GPUs"), std::string::npos) << o.err;
+    }
+    EXPECT_EQ(slurp(copy), slurp(data + name)) << name << ": the results file changed";
+  }
+  std::remove(copy.c_str());
+  const Outcome fleet = run({GPUBENCH_BINARY, "check", "--fleet", data + "healthy_1.json", data + "healthy_2.json", "--confirm", "2"});
+  EXPECT_EQ(fleet.exit_code, 2) << fleet.err;
+}
+
 }  // namespace
 }  // namespace gpubench

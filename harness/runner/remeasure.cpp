@@ -1,0 +1,53 @@
+#include "harness/runner/remeasure.hpp"
+
+#include <map>
+#include <regex>
+
+#include "harness/environment/nvml_library.hpp"
+
+namespace gpubench {
+
+void remeasure(ResultsDocument& results, const std::vector<std::string>& metric_ids, const RemeasureOptions& options,
+               const NvmlLibrary* nvml, const std::atomic<bool>& stop, std::vector<std::string>& notes) {
+  std::map<std::string, Confirmation> confirmations;
+  std::string filter;
+  for (const std::string& id : metric_ids) {
+    for (const Metric& m : results.metrics) {
+      if (m.id != id) continue;
+      confirmations[id].metric = id;
+      // Benchmark names are searched as a regex: escape them, and anchor, so only this one runs.
+      filter += (filter.empty() ? "^(" : "|") + std::regex_replace(m.benchmark, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)");
+    }
+  }
+  if (confirmations.empty()) return;
+  filter += ")$";
+
+  RunOptions run;
+  run.suite = results.run.suite.empty() ? "quick" : results.run.suite;
+  run.filter = filter;
+  run.devices = results.run.devices;
+  run.micro_path = options.micro_path;
+  std::vector<TelemetrySampler::Target> targets;
+  for (int index : run.devices) targets.push_back({index, nvml ? nvml->device_for_cuda_index(index) : nullptr});
+  for (int pass = 1; pass <= options.times && !stop; ++pass) {
+    run.log_dir = options.log_dir + "/pass" + std::to_string(pass);
+    ResultsDocument again;
+    run_benchmarks(run, targets, nvml, {}, stop, again);
+    for (auto& [id, confirmation] : confirmations) {
+      bool measured = false;
+      for (const Metric& m : again.metrics) {
+        if (m.id == id) {
+          confirmation.measurements.push_back(m);
+          measured = true;
+        }
+      }
+      if (!measured) notes.push_back("pass " + std::to_string(pass) + " did not measure " + id + " (log: " + run.log_dir + ")");
+    }
+    for (const Failure& f : again.failures) notes.push_back("pass " + std::to_string(pass) + ": " + f.benchmark + ": " + f.reason);
+  }
+  for (auto& [id, confirmation] : confirmations) {
+    if (!confirmation.measurements.empty()) results.confirmations.push_back(std::move(confirmation));
+  }
+}
+
+}  // namespace gpubench

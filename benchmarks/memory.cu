@@ -46,11 +46,15 @@ void require_free_memory(std::size_t bytes) {
   }
 }
 
-// Every launch configuration worth trying on this device and kernel: block size, 16-byte loads in flight per
-// thread, plain or evict-first stores, plain loads or read-only loads with a 256-byte L2 prefetch, and a grid
-// that either fills every SM once (threads loop over the array) or covers the whole array (each thread handles
-// `unroll` vectors and exits).
-std::vector<StreamLaunch> launch_candidates(StreamOp op, const StreamArgs& args, int sm_count) {
+// The best launch differs between GPUs, so each candidate is timed briefly on this device and the fastest
+// kept: block size, 16-byte loads in flight per thread, plain or evict-first stores, plain loads or
+// read-only loads with a 256-byte L2 prefetch, and a grid that either fills every SM once (threads loop
+// over the array) or covers the whole array (each thread handles `unroll` vectors and exits).
+StreamLaunch choose_launch(StreamOp op, const StreamArgs& args, cudaStream_t stream) {
+  int device = 0;
+  int sm_count = 0;
+  GPUBENCH_CUDA_CHECK(cudaGetDevice(&device));
+  GPUBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
   const std::size_t vectors = args.count / 4;
   std::vector<StreamLaunch> candidates;
   for (int block : {256, 512, 1024}) {
@@ -63,11 +67,9 @@ std::vector<StreamLaunch> launch_candidates(StreamOp op, const StreamArgs& args,
           const int per_sm = kernels::stream_blocks_per_sm(op, launch);
           if (per_sm == 0) continue;
           launch.grid = per_sm * sm_count;
-          // Read keeps one word per thread in sink, so it only uses the SM-filling grid, and only as many
-          // threads as sink holds.
-          if (op == StreamOp::Read && static_cast<std::size_t>(launch.grid) * launch.block > args.sink_words) continue;
           candidates.push_back(launch);
           const std::size_t covering = (vectors + std::size_t(block) * unroll - 1) / (std::size_t(block) * unroll);
+          // Read keeps one word per thread in sink, so it only uses the SM-filling grid.
           if (op != StreamOp::Read && covering > std::size_t(launch.grid) && covering < (std::size_t{1} << 31)) {
             launch.grid = static_cast<int>(covering);
             candidates.push_back(launch);
@@ -76,54 +78,29 @@ std::vector<StreamLaunch> launch_candidates(StreamOp op, const StreamArgs& args,
       }
     }
   }
-  return candidates;
-}
-
-// The best time of one launch of each candidate over `rounds` rounds of `launches` back-to-back launches; the
-// candidates take turns within each round, so a clock or temperature drift touches them all alike.
-std::vector<double> time_candidates(StreamOp op, const std::vector<StreamLaunch>& candidates, const StreamArgs& args,
-                                    int rounds, int launches, cudaStream_t stream) {
   EventTimer timer;
-  std::vector<double> best(candidates.size(), std::numeric_limits<double>::infinity());
-  for (int round = 0; round < rounds; ++round) {
-    for (std::size_t i = 0; i < candidates.size(); ++i) {
+  StreamLaunch best;
+  double best_seconds = std::numeric_limits<double>::infinity();
+  for (const StreamLaunch& launch : candidates) {
+    if (op == StreamOp::Read && static_cast<std::size_t>(launch.grid) * launch.block > args.sink_words) continue;
+    for (int trial = 0; trial < 2; ++trial) {
       timer.start(stream);
-      for (int l = 0; l < launches; ++l) GPUBENCH_CUDA_CHECK(kernels::launch_stream(op, candidates[i], args, stream));
+      GPUBENCH_CUDA_CHECK(kernels::launch_stream(op, launch, args, stream));
       timer.stop(stream);
-      best[i] = std::min(best[i], timer.seconds() / launches);
+      const double seconds = timer.seconds();
+      if (seconds < best_seconds) {
+        best_seconds = seconds;
+        best = launch;
+      }
     }
   }
+  if (best.grid == 0) throw std::runtime_error("no stream kernel configuration can launch on this device");
   return best;
 }
 
-// The launch this process times. Judged on two single launches each, near-equal candidates won by noise, and
-// the picks of two healthy processes on one kind of GPU then differed by 3 % in what they measured. So the GPU
-// is brought to its working clock first, every candidate is timed in interleaved rounds, and the five fastest
-// are timed again over batches as long as a measured repetition's, which decides.
-StreamLaunch choose_launch(StreamOp op, const StreamArgs& args, cudaStream_t stream) {
-  constexpr std::size_t kShortlist = 5;
-  int device = 0;
-  int sm_count = 0;
-  GPUBENCH_CUDA_CHECK(cudaGetDevice(&device));
-  GPUBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-  std::vector<StreamLaunch> candidates = launch_candidates(op, args, sm_count);
-  if (candidates.empty()) throw std::runtime_error("no stream kernel configuration can launch on this device");
-  time_candidates(op, {candidates.front()}, args, 1, 200, stream);  // ~50 ms of load: clocks up to speed
-
-  const std::vector<double> first = time_candidates(op, candidates, args, 3, 2, stream);
-  std::vector<std::size_t> order(candidates.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return first[x] < first[y]; });
-  std::vector<StreamLaunch> shortlist;
-  for (std::size_t i = 0; i < std::min(kShortlist, order.size()); ++i) shortlist.push_back(candidates[order[i]]);
-
-  const std::vector<double> second = time_candidates(op, shortlist, args, 5, 20, stream);
-  return shortlist[static_cast<std::size_t>(std::min_element(second.begin(), second.end()) - second.begin())];
-}
-
 // The launch chosen for each device and kernel, once per process: a benchmark's later repetitions time the
-// configuration its first one chose, so that every sample measures what the params name. Benchmarks run one
-// at a time, on one thread.
+// configuration its first one chose, so that every sample measures what the params name (near-equal candidates
+// would otherwise win by noise). Benchmarks run one at a time, on one thread.
 StreamLaunch launch_of_this_process(int device, StreamOp op, const StreamArgs& args, cudaStream_t stream) {
   static std::map<std::pair<int, StreamOp>, StreamLaunch> chosen;
   const std::pair<int, StreamOp> key{device, op};

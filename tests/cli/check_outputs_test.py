@@ -148,6 +148,33 @@ class BadInput(unittest.TestCase):
         for word in words:
             self.assertIn(word, result.stderr)
 
+    def test_recorded_confirmations_decide_a_regression(self):
+        # mixed.json's write figure is a -10 % regression. Measured again in three fresh processes (as
+        # `check --confirm` records them), it stands when they show it and turns noisy when they do not.
+        with open(os.path.join(CHECK, "mixed.json")) as f:
+            doc = json.load(f)
+        write = next(m for m in doc["metrics"] if m["id"].startswith("memory/write/"))
+        for factor, verdict, code in ((1.0, "regression", 1), (1 / 0.9, "noisy", None)):
+            again = []
+            for k in range(3):
+                m = json.loads(json.dumps(write))
+                m["value"] = write["value"] * factor * (1 + 0.001 * k)
+                again.append(m)
+            doc["confirmations"] = [{"metric": write["id"], "measurements": again}]
+            path = os.path.join(self.tmp, "confirmed.json")
+            with open(path, "w") as f:
+                json.dump(doc, f)
+            result = run("check", path, "--baseline", os.path.join(CHECK, "baseline.json"), "--json")
+            report = json.loads(result.stdout)
+            judged = next(m for m in report["metrics"] if m["id"] == write["id"])
+            self.assertEqual(judged["verdict"], verdict, judged["reason"])
+            self.assertIn("measured again in 3 fresh processes", judged["reason"])
+            if verdict == "noisy":
+                self.assertTrue(judged["reason"].startswith("did not reproduce: "), judged["reason"])
+                self.assertEqual(report["counts"]["regression"], 0)
+            if code is not None:
+                self.assertEqual(result.returncode, code, result.stderr)
+
     def test_bad_results_files(self):
         good = json.load(open(os.path.join(CHECK, "healthy_1.json")))
         baseline = os.path.join(CHECK, "baseline.json")

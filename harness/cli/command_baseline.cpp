@@ -16,7 +16,7 @@ namespace {
 
 // With fewer runs the spread between them is itself uncertain, and Student's t widens each metric's noise
 // band to cover that: 3 runs give 22 x spread, 5 give 7.3 x, 10 give 4.3 x (3 x for a known spread). A band
-// wider than the tolerance leaves the metric informational, so few runs leave steady figures ungated.
+// wider than 1.5 x the tolerance leaves the metric informational, so few runs leave steady figures ungated.
 constexpr std::size_t kRecommendedRuns = 10;
 
 struct BaselineArguments {
@@ -48,10 +48,11 @@ void add_baseline_command(CLI::App& app, CommandState& state) {
   auto args = std::make_shared<BaselineArguments>();
   CLI::App* create = baseline->add_subcommand("create", "robust statistics over several runs (or nodes) of one kind");
   create->footer(
-      "Give 10 or more runs, each its own `gpubench run`. A metric gates (fails a check past its tolerance) only when "
-      "the baseline can tell a change of its tolerance from noise: its run-to-run spread times Student's t for the "
-      "3-sigma tail, which is about 22 x spread for 3 runs, 7.3 x for 5 and 4.3 x for 10, must be within the "
-      "tolerance. Other metrics stay informational, with the reason in the file and in check's output.");
+      "Give 10 or more runs, each its own `gpubench run`. A metric gates (can fail a check) only when the baseline "
+      "can tell a change not much past its tolerance from noise: its noise band, the run-to-run spread times "
+      "Student's t for the 3-sigma tail (about 22 x spread for 3 runs, 7.3 x for 5 and 4.3 x for 10), must be "
+      "within 1.5 x its tolerance. Other metrics stay informational, with the reason in the file and in check's "
+      "output.");
   create->add_option("results", args->results, "results files of healthy runs, 10 or more recommended")->required()->check(CLI::ExistingFile);
   create->add_option("-o,--output", args->output, "baseline file to write")->required();
   create->add_option("--description", args->description, "how the runs were made (kept in the file)");

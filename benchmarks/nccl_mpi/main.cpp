@@ -28,7 +28,7 @@
 #include "harness/environment/nvml_library.hpp"
 #include "harness/report/run_summary.hpp"
 #include "harness/results/results_io.hpp"
-#include "harness/runner/failure_advice.hpp"
+#include "harness/results/failure_advice.hpp"
 #include "harness/runner/suites.hpp"
 #include "harness/runner/telemetry_sampler.hpp"
 

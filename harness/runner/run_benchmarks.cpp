@@ -8,11 +8,11 @@
 #include <set>
 
 #include "harness/environment/device_selection.hpp"
+#include "harness/results/failure_advice.hpp"
 #include "harness/results/gbench_import.hpp"
 #include "harness/results/input_error.hpp"
 #include "harness/results/results_io.hpp"
 #include "harness/runner/child_process.hpp"
-#include "harness/runner/failure_advice.hpp"
 #include "harness/runner/micro_listing.hpp"
 
 namespace gpubench {

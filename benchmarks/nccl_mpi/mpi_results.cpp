@@ -6,10 +6,10 @@
 #include <ctime>
 #include <memory>
 
+#include "benchmarks/common/nvml_library.hpp"
 #include "benchmarks/nccl_mpi/rank_identity.hpp"
 #include "gpubench/version.hpp"
 #include "harness/environment/fingerprint.hpp"
-#include "harness/environment/nvml_library.hpp"
 #include "harness/results/statistics.hpp"
 #include "harness/runner/run_record.hpp"
 

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <set>
 
-#include "harness/environment/device_selection.hpp"
+#include "benchmarks/common/device_selection.hpp"
 #include "harness/results/failure_advice.hpp"
 #include "harness/results/gbench_import.hpp"
 #include "harness/results/input_error.hpp"

@@ -9,9 +9,9 @@
 #include <string>
 
 #include "benchmarks/common/context.hpp"
+#include "benchmarks/common/device_selection.hpp"
 #include "benchmarks/common/families.hpp"
-#include "harness/environment/device_selection.hpp"
-#include "harness/environment/nvml_library.hpp"
+#include "benchmarks/common/nvml_library.hpp"
 
 namespace {
 

@@ -4,7 +4,7 @@
 // call, or for small sizes a few back to back (calls_per_sample); the figure uses the slowest GPU's time.
 // The algorithm and protocol are NCCL_ALGO / NCCL_PROTO as found at registration (the harness runs one process
 // per combination); each benchmark records the combination NCCL reports it used. gpubench-mpi runs the same
-// sweep with one process per GPU (benchmarks/nccl_mpi/).
+// sweep with one process per GPU (harness/mpi/, measuring with benchmarks/nccl_mpi/).
 #include <algorithm>
 #include <cstdint>
 #include <map>

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "benchmarks/common/cpu_list.hpp"
 #include "benchmarks/common/cuda_check.hpp"
-#include "harness/environment/cpu_list.hpp"
 
 namespace gpubench {
 

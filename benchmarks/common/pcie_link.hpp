@@ -5,7 +5,7 @@
 
 #include <optional>
 
-#include "harness/environment/nvml_library.hpp"
+#include "benchmarks/common/nvml_library.hpp"
 
 namespace gpubench {
 

@@ -1,6 +1,6 @@
 #include "benchmarks/common/reporting.hpp"
 
-#include "harness/environment/nvml_library.hpp"
+#include "benchmarks/common/nvml_library.hpp"
 
 namespace gpubench {
 

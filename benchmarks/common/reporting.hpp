@@ -1,12 +1,12 @@
 #pragma once
-// How a benchmark reports its figure, its clocks and its failures (see harness/results/benchmark_label.hpp).
+// How a benchmark reports its figure, its clocks and its failures (see benchmarks/common/benchmark_label.hpp).
 #include <benchmark/benchmark.h>
 
 #include <optional>
 #include <string>
 
+#include "benchmarks/common/benchmark_label.hpp"
 #include "benchmarks/common/context.hpp"
-#include "harness/results/benchmark_label.hpp"
 
 namespace gpubench {
 

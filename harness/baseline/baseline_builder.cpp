@@ -5,9 +5,9 @@
 
 #include "harness/baseline/gating.hpp"
 #include "harness/baseline/machine_kind.hpp"
+#include "harness/baseline/tolerances.hpp"
 #include "harness/results/input_error.hpp"
 #include "harness/results/statistics.hpp"
-#include "harness/verdict/tolerances.hpp"
 
 namespace gpubench {
 namespace {

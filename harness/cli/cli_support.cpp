@@ -10,8 +10,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "benchmarks/common/device_selection.hpp"
 #include "harness/cli/exit_codes.hpp"
-#include "harness/environment/device_selection.hpp"
 #include "harness/results/input_error.hpp"
 #include "harness/results/results_io.hpp"
 #include "harness/runner/micro_listing.hpp"

@@ -7,6 +7,7 @@
 #include <memory>
 #include <regex>
 
+#include "benchmarks/common/nvml_library.hpp"
 #include "harness/acceptance/acceptance_verdict.hpp"
 #include "harness/baseline/machine_kind.hpp"
 #include "harness/cli/cli_support.hpp"
@@ -15,7 +16,6 @@
 #include "harness/doctor/health_rules.hpp"
 #include "harness/doctor/read_node_facts.hpp"
 #include "harness/environment/fingerprint.hpp"
-#include "harness/environment/nvml_library.hpp"
 #include "harness/report/progress_display.hpp"
 #include "harness/report/stress_display.hpp"
 #include "harness/results/input_error.hpp"

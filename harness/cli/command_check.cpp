@@ -4,12 +4,12 @@
 #include <iostream>
 #include <memory>
 
+#include "benchmarks/common/nvml_library.hpp"
 #include "harness/baseline/machine_kind.hpp"
 #include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/exit_codes.hpp"
 #include "harness/environment/fingerprint.hpp"
-#include "harness/environment/nvml_library.hpp"
 #include "harness/report/check_reports.hpp"
 #include "harness/report/text_table.hpp"
 #include "harness/results/input_error.hpp"

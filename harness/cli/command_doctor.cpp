@@ -3,13 +3,13 @@
 #include <iostream>
 #include <memory>
 
+#include "benchmarks/common/nvml_library.hpp"
 #include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/exit_codes.hpp"
 #include "harness/doctor/doctor_report.hpp"
 #include "harness/doctor/health_rules.hpp"
 #include "harness/doctor/read_node_facts.hpp"
-#include "harness/environment/nvml_library.hpp"
 
 namespace gpubench {
 namespace {

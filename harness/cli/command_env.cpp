@@ -2,11 +2,11 @@
 #include <iostream>
 #include <memory>
 
+#include "benchmarks/common/nvml_library.hpp"
 #include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/exit_codes.hpp"
 #include "harness/environment/fingerprint.hpp"
-#include "harness/environment/nvml_library.hpp"
 
 namespace gpubench {
 namespace {

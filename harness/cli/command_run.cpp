@@ -6,13 +6,13 @@
 #include <iostream>
 #include <memory>
 
+#include "benchmarks/common/device_selection.hpp"
+#include "benchmarks/common/nvml_library.hpp"
 #include "gpubench/version.hpp"
 #include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/exit_codes.hpp"
-#include "harness/environment/device_selection.hpp"
 #include "harness/environment/fingerprint.hpp"
-#include "harness/environment/nvml_library.hpp"
 #include "harness/report/progress_display.hpp"
 #include "harness/report/run_summary.hpp"
 #include "harness/results/results_io.hpp"

@@ -4,12 +4,12 @@
 #include <iostream>
 #include <memory>
 
+#include "benchmarks/common/device_selection.hpp"
+#include "benchmarks/common/nvml_library.hpp"
 #include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/exit_codes.hpp"
-#include "harness/environment/device_selection.hpp"
 #include "harness/environment/fingerprint.hpp"
-#include "harness/environment/nvml_library.hpp"
 #include "harness/report/stress_display.hpp"
 #include "harness/results/results_io.hpp"
 #include "harness/runner/run_record.hpp"

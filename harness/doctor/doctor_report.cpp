@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "harness/environment/device_selection.hpp"
+#include "benchmarks/common/device_selection.hpp"
 
 namespace gpubench {
 namespace {

@@ -3,9 +3,9 @@
 #include <iterator>
 #include <map>
 
-#include "harness/environment/cpu_list.hpp"
+#include "benchmarks/common/cpu_list.hpp"
+#include "benchmarks/common/device_selection.hpp"
 #include "harness/doctor/rule_support.hpp"
-#include "harness/environment/device_selection.hpp"
 
 namespace gpubench {
 namespace {

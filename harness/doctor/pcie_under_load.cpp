@@ -7,7 +7,7 @@
 #include <string>
 #include <thread>
 
-#include "harness/environment/nvml_library.hpp"
+#include "benchmarks/common/nvml_library.hpp"
 
 namespace gpubench {
 namespace {

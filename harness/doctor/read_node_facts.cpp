@@ -9,11 +9,11 @@
 #include <stdexcept>
 #include <utility>
 
-#include "harness/environment/cpu_list.hpp"
+#include "benchmarks/common/cpu_list.hpp"
+#include "benchmarks/common/nvml_library.hpp"
+#include "benchmarks/common/topology.hpp"
 #include "harness/doctor/host_facts.hpp"
 #include "harness/doctor/pcie_under_load.hpp"
-#include "harness/environment/nvml_library.hpp"
-#include "harness/environment/topology.hpp"
 
 namespace gpubench {
 namespace {

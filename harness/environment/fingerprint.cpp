@@ -13,8 +13,8 @@
 #include <map>
 #include <string_view>
 
-#include "harness/environment/nvml_library.hpp"
-#include "harness/environment/topology.hpp"
+#include "benchmarks/common/nvml_library.hpp"
+#include "benchmarks/common/topology.hpp"
 
 extern char** environ;
 

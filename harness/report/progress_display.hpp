@@ -4,7 +4,7 @@
 #include <chrono>
 #include <ostream>
 
-#include "harness/runner/run_benchmarks.hpp"
+#include "harness/results/run_observer.hpp"
 
 namespace gpubench {
 

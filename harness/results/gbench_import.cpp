@@ -9,8 +9,8 @@
 #include <regex>
 
 #include "harness/results/clock_events.hpp"
+#include "harness/results/failure_advice.hpp"
 #include "harness/results/input_error.hpp"
-#include "harness/runner/failure_advice.hpp"
 
 namespace gpubench {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/results/benchmark_label.hpp"
+#include "benchmarks/common/benchmark_label.hpp"
 #include "harness/results/statistics.hpp"
 
 namespace gpubench {

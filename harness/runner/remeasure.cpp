@@ -3,7 +3,7 @@
 #include <map>
 #include <regex>
 
-#include "harness/environment/nvml_library.hpp"
+#include "benchmarks/common/nvml_library.hpp"
 
 namespace gpubench {
 

@@ -7,12 +7,12 @@
 #include <fstream>
 #include <set>
 
-#include "harness/environment/device_selection.hpp"
+#include "benchmarks/common/device_selection.hpp"
+#include "harness/results/failure_advice.hpp"
 #include "harness/results/gbench_import.hpp"
 #include "harness/results/input_error.hpp"
 #include "harness/results/results_io.hpp"
 #include "harness/runner/child_process.hpp"
-#include "harness/runner/failure_advice.hpp"
 #include "harness/runner/micro_listing.hpp"
 
 namespace gpubench {

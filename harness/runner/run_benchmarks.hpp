@@ -3,11 +3,11 @@
 // and the results gathered into one document. A family that fails, hangs or crashes costs that family only.
 #include <atomic>
 #include <chrono>
-#include <functional>
 #include <string>
 #include <vector>
 
 #include "harness/results/results_document.hpp"
+#include "harness/results/run_observer.hpp"
 #include "harness/runner/suites.hpp"
 #include "harness/runner/telemetry_sampler.hpp"
 
@@ -23,14 +23,6 @@ struct RunOptions {
   std::string log_dir;              // per-family JSON, stdout and stderr
   int repetitions = 0;              // 0: the family's default for the suite
   std::chrono::seconds timeout{0};  // per family variant; 0: the family's default
-};
-
-// Progress reports, so the CLI can draw them; every member may be left empty.
-struct RunObserver {
-  std::function<void(std::size_t k, std::size_t n, const std::string& family, std::size_t benchmarks)> family_started;
-  std::function<void(double elapsed_seconds)> family_tick;
-  std::function<void(const FamilyRun& run)> family_finished;
-  std::function<void(const ResultsDocument& so_far)> checkpoint;  // after each family
 };
 
 // Fills document.families, metrics, failures and skipped (document.run and environment are the caller's).

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "harness/environment/nvml_library.hpp"
+#include "benchmarks/common/nvml_library.hpp"
 #include "harness/results/clock_events.hpp"
 #include "harness/results/statistics.hpp"
 

@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "harness/environment/nvml_library.hpp"
+#include "benchmarks/common/nvml_library.hpp"
 #include "harness/runner/telemetry_sampler.hpp"
 #include "kernels/memtest.cuh"
 #include "kernels/random_fill.cuh"

@@ -4,7 +4,7 @@
 #include <sstream>
 #include <string>
 
-#include "harness/results/benchmark_label.hpp"
+#include "benchmarks/common/benchmark_label.hpp"
 
 namespace gpubench {
 

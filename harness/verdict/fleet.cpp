@@ -6,9 +6,9 @@
 #include <regex>
 #include <sstream>
 
+#include "harness/baseline/tolerances.hpp"
 #include "harness/results/statistics.hpp"
 #include "harness/verdict/deviation.hpp"
-#include "harness/verdict/tolerances.hpp"
 
 namespace gpubench {
 std::pair<std::string, std::optional<int>> split_gpu(const std::string& metric_id) {

@@ -15,9 +15,9 @@
 #include "benchmarks/common/event_timer.hpp"
 #include "benchmarks/common/host_affinity.hpp"
 #include "benchmarks/common/host_buffer.hpp"
+#include "benchmarks/common/nvml_library.hpp"
 #include "benchmarks/common/pcie_link.hpp"
 #include "benchmarks/common/pinned_host_pool.hpp"
-#include "harness/environment/nvml_library.hpp"
 #include "kernels/random_fill.cuh"
 #include "tests/gpu/gpu_test_support.hpp"
 

@@ -1,4 +1,4 @@
-#include "harness/results/benchmark_label.hpp"
+#include "benchmarks/common/benchmark_label.hpp"
 
 #include <gtest/gtest.h>
 

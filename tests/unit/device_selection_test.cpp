@@ -1,4 +1,4 @@
-#include "harness/environment/device_selection.hpp"
+#include "benchmarks/common/device_selection.hpp"
 
 #include <gtest/gtest.h>
 

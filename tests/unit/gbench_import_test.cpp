@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/results/benchmark_label.hpp"
+#include "benchmarks/common/benchmark_label.hpp"
 #include "harness/results/input_error.hpp"
 #include "harness/results/results_io.hpp"
 

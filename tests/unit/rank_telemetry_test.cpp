@@ -1,6 +1,6 @@
 // gpubench-mpi's telemetry: every rank's GPU ends up in one object, keyed as a single-process run keys it on
 // rank 0's node and by host elsewhere.
-#include "benchmarks/nccl_mpi/rank_telemetry.hpp"
+#include "harness/mpi/rank_telemetry.hpp"
 
 #include <gtest/gtest.h>
 

@@ -8,7 +8,7 @@
 #include <map>
 #include <sstream>
 
-#include "harness/results/benchmark_label.hpp"
+#include "benchmarks/common/benchmark_label.hpp"
 #include "harness/results/gbench_import.hpp"
 
 namespace gpubench {

@@ -1,4 +1,4 @@
-#include "benchmarks/nccl_mpi/rank_telemetry.hpp"
+#include "harness/mpi/rank_telemetry.hpp"
 
 namespace gpubench {
 

@@ -1,4 +1,4 @@
-#include "harness/verdict/tolerances.hpp"
+#include "harness/baseline/tolerances.hpp"
 
 namespace gpubench {
 namespace {

@@ -1,4 +1,4 @@
-#include "harness/runner/failure_advice.hpp"
+#include "harness/results/failure_advice.hpp"
 
 namespace gpubench {
 namespace {

@@ -1,4 +1,4 @@
-#include "harness/environment/nvml_library.hpp"
+#include "benchmarks/common/nvml_library.hpp"
 
 #include <cuda_runtime.h>
 #include <dlfcn.h>

@@ -1,4 +1,4 @@
-#include "benchmarks/nccl_mpi/mpi_results.hpp"
+#include "harness/mpi/mpi_results.hpp"
 
 #include <mpi.h>
 #include <unistd.h>
@@ -6,10 +6,10 @@
 #include <ctime>
 #include <memory>
 
-#include "benchmarks/nccl_mpi/rank_identity.hpp"
+#include "benchmarks/common/nvml_library.hpp"
 #include "gpubench/version.hpp"
 #include "harness/environment/fingerprint.hpp"
-#include "harness/environment/nvml_library.hpp"
+#include "harness/mpi/rank_identity.hpp"
 #include "harness/results/statistics.hpp"
 #include "harness/runner/run_record.hpp"
 

@@ -14,21 +14,21 @@
 #include <string>
 #include <vector>
 
+#include "benchmarks/common/nvml_library.hpp"
 #include "benchmarks/common/registry.hpp"
 #include "benchmarks/nccl/allreduce_sweep.hpp"
 #include "benchmarks/nccl/nccl_combination.hpp"
 #include "benchmarks/nccl/nccl_debug_log.hpp"
 #include "benchmarks/nccl_mpi/mpi_allreduce_runner.hpp"
-#include "benchmarks/nccl_mpi/mpi_results.hpp"
-#include "harness/runner/run_record.hpp"
 #include "benchmarks/nccl_mpi/mpi_world.hpp"
-#include "benchmarks/nccl_mpi/rank_identity.hpp"
-#include "benchmarks/nccl_mpi/rank_telemetry.hpp"
 #include "harness/cli/exit_codes.hpp"
-#include "harness/environment/nvml_library.hpp"
+#include "harness/mpi/mpi_results.hpp"
+#include "harness/mpi/rank_identity.hpp"
+#include "harness/mpi/rank_telemetry.hpp"
 #include "harness/report/run_summary.hpp"
+#include "harness/results/failure_advice.hpp"
 #include "harness/results/results_io.hpp"
-#include "harness/runner/failure_advice.hpp"
+#include "harness/runner/run_record.hpp"
 #include "harness/runner/suites.hpp"
 #include "harness/runner/telemetry_sampler.hpp"
 

@@ -1,9 +1,9 @@
-#include "harness/environment/topology.hpp"
+#include "benchmarks/common/topology.hpp"
 
 #include <algorithm>
 #include <cctype>
 
-#include "harness/environment/nvml_library.hpp"
+#include "benchmarks/common/nvml_library.hpp"
 
 namespace gpubench {
 namespace {

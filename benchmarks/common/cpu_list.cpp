@@ -1,4 +1,4 @@
-#include "harness/environment/cpu_list.hpp"
+#include "benchmarks/common/cpu_list.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "benchmarks/nccl_mpi/rank_identity.hpp"
+#include "harness/mpi/rank_identity.hpp"
 
 #include <cuda_runtime.h>
 #include <unistd.h>

@@ -37,7 +37,7 @@ Baseline build_baseline(const std::vector<SourcedResults>& runs, const std::stri
   baseline.recorded_versions = runs[0].results.environment.value("versions", nlohmann::json::object());
   struct Pooled {
     std::vector<double> values;
-    std::vector<double> within_sigmas;
+    std::vector<double> within_errors;  // each run's median_standard_error
     const Metric* first = nullptr;
   };
   std::map<std::string, Pooled> pooled;
@@ -52,13 +52,13 @@ Baseline build_baseline(const std::vector<SourcedResults>& runs, const std::stri
       Pooled& p = pooled[m.id];
       if (p.first == nullptr) p.first = &m;
       p.values.push_back(m.value);
-      p.within_sigmas.push_back(kMadToSigma * m.statistics.mad);
+      p.within_errors.push_back(median_standard_error(m.statistics));
     }
   }
   for (const auto& [id, p] : pooled) {
     BaselineMetric metric;
     metric.expected = median(p.values);
-    metric.spread = std::max(spread_between_runs(p.values), median(p.within_sigmas));
+    metric.spread = std::max(spread_between_runs(p.values), median(p.within_errors));
     metric.runs = static_cast<int>(p.values.size());
     metric.better = p.first->better;
     metric.unit = p.first->unit;

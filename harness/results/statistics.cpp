@@ -52,4 +52,8 @@ SampleStatistics summarize(const std::vector<double>& samples) {
   return s;
 }
 
+double median_standard_error(const SampleStatistics& repetitions) {
+  return kMedianEfficiency * kMadToSigma * repetitions.mad / std::sqrt(static_cast<double>(std::max<std::size_t>(repetitions.count, 1)));
+}
+
 }  // namespace gpubench

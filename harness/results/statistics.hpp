@@ -19,6 +19,12 @@ struct SampleStatistics {
 
 // 1.4826 x MAD estimates the standard deviation of normally distributed data, and ignores outliers.
 inline constexpr double kMadToSigma = 1.4826;
+// The standard error of the median of n normal samples is about 1.2533 sigma / sqrt(n).
+inline constexpr double kMedianEfficiency = 1.2533;
+
+// How much the median of these repetitions moves from run to run, judged from the repetitions alone:
+// kMedianEfficiency x 1.4826 x MAD / sqrt(count).
+double median_standard_error(const SampleStatistics& repetitions);
 
 // Student's t quantile with `degrees_of_freedom` whose upper tail holds p = 0.00135, the tail beyond 3 sigma
 // of a normal distribution. With a standard deviation estimated from n runs (n - 1 degrees of freedom), t x s

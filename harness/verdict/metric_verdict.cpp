@@ -12,8 +12,6 @@
 namespace gpubench {
 namespace {
 
-// Standard error of the median of n normal samples is about 1.2533 sigma / sqrt(n).
-constexpr double kMedianEfficiency = 1.2533;
 constexpr double kSignificance = 3.0;
 
 std::string percent(double fraction) {
@@ -68,8 +66,7 @@ MetricVerdict judge_metric(const Metric& measured, const std::string& id, const 
   }
   v.change = (measured.value - baseline.expected) / baseline.expected;
   const double gain = baseline.better == Better::Higher ? v.change : -v.change;
-  const double n = static_cast<double>(std::max<std::size_t>(measured.samples.size(), 1));
-  const double run_noise = kSignificance * kMedianEfficiency * kMadToSigma * measured.statistics.mad / std::sqrt(n);
+  const double run_noise = kSignificance * median_standard_error(measured.statistics);
   const double base_noise = baseline_noise(baseline);
   const double noise = std::sqrt(run_noise * run_noise + base_noise * base_noise);
   v.noise = noise / baseline.expected;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace gpubench {
 namespace {
 
@@ -42,6 +44,13 @@ TEST(Statistics, SingleSampleHasNoSpread) {
   EXPECT_DOUBLE_EQ(s.median, 4.2);
   EXPECT_DOUBLE_EQ(s.stddev, 0);
   EXPECT_DOUBLE_EQ(s.mad, 0);
+}
+
+// What a run's median says of its own noise: the standard error of a median of three, not one repetition's spread.
+TEST(Statistics, MedianStandardErrorShrinksWithRepetitions) {
+  EXPECT_NEAR(median_standard_error(summarize({1, 2, 3})), 1.2533 * 1.4826 / std::sqrt(3.0), 1e-9);
+  EXPECT_NEAR(median_standard_error(summarize({1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3})), 1.2533 * 1.4826 / std::sqrt(12.0), 1e-9);
+  EXPECT_EQ(median_standard_error(summarize({5})), 0);
 }
 
 }  // namespace

@@ -6,8 +6,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
+#include "benchmarks/catalogue.hpp"
 #include "benchmarks/common/context.hpp"
 #include "benchmarks/common/device_selection.hpp"
 #include "benchmarks/common/families.hpp"
@@ -24,6 +26,14 @@ std::string env_or(const char* name, const char* fallback) {
 
 int main(int argc, char** argv) {
   using namespace gpubench;
+  std::vector<RegisterFamily> registrations;
+  try {
+    registrations = registrations_for(family_catalogue());
+  } catch (const std::logic_error& error) {
+    std::fprintf(stderr, "gpubench-micro: %s\n", error.what());
+    return 2;
+  }
+
   BenchmarkContext context;
   const std::string suite = env_or("GPUBENCH_SUITE", "full");
   if (suite != "quick" && suite != "full") {
@@ -56,13 +66,7 @@ int main(int argc, char** argv) {
     context.devices.push_back({index, have_gpu ? nvml->device_for_cuda_index(index) : nullptr});
   }
 
-  register_memory_benchmarks(context);
-  register_gemm_benchmarks(context);
-  register_pcie_benchmarks(context);
-  register_launch_benchmarks(context);
-  register_sync_benchmarks(context);
-  register_p2p_benchmarks(context);
-  register_nccl_benchmarks(context);
+  for (RegisterFamily register_family : registrations) register_family(context);
 
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;

@@ -1,7 +1,7 @@
 #pragma once
 // The benchmark families, one row each: everything the harness needs to run, judge and list a family. The
 // harness's suites, default tolerances, acceptance selection and `gpubench list` read this table, and
-// gpubench-micro registers its benchmarks by walking it.
+// gpubench-micro registers its benchmarks by walking it (and prints it: --gpubench_catalogue).
 #include <chrono>
 #include <map>
 #include <optional>

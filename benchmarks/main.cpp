@@ -1,13 +1,18 @@
 // gpubench-micro: an ordinary Google Benchmark executable; every --benchmark_* flag works.
 // Which GPUs: GPUBENCH_DEVICES=0,2 (default: all visible). Which suite: GPUBENCH_SUITE=quick|full (default full).
+// --gpubench_catalogue, alone, prints the family catalogue as JSON instead.
 #include <benchmark/benchmark.h>
 #include <cuda_runtime.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
+#include "benchmarks/catalogue.hpp"
+#include "benchmarks/catalogue_json.hpp"
 #include "benchmarks/common/context.hpp"
 #include "benchmarks/common/device_selection.hpp"
 #include "benchmarks/common/families.hpp"
@@ -24,6 +29,24 @@ std::string env_or(const char* name, const char* fallback) {
 
 int main(int argc, char** argv) {
   using namespace gpubench;
+  // Our own flag is taken out before Google Benchmark sees argv, which would reject it as unrecognized.
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--gpubench_catalogue") != 0) continue;
+    if (argc != 2) {
+      std::fprintf(stderr, "gpubench-micro: --gpubench_catalogue takes no other argument\n");
+      return 2;
+    }
+    std::printf("%s\n", catalogue_json(family_catalogue()).dump(2).c_str());
+    return 0;
+  }
+  std::vector<RegisterFamily> registrations;
+  try {
+    registrations = registrations_for(family_catalogue());
+  } catch (const std::logic_error& error) {
+    std::fprintf(stderr, "gpubench-micro: %s\n", error.what());
+    return 2;
+  }
+
   BenchmarkContext context;
   const std::string suite = env_or("GPUBENCH_SUITE", "full");
   if (suite != "quick" && suite != "full") {
@@ -56,13 +79,7 @@ int main(int argc, char** argv) {
     context.devices.push_back({index, have_gpu ? nvml->device_for_cuda_index(index) : nullptr});
   }
 
-  register_memory_benchmarks(context);
-  register_gemm_benchmarks(context);
-  register_pcie_benchmarks(context);
-  register_launch_benchmarks(context);
-  register_sync_benchmarks(context);
-  register_p2p_benchmarks(context);
-  register_nccl_benchmarks(context);
+  for (RegisterFamily register_family : registrations) register_family(context);
 
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;

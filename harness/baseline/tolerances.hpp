@@ -1,6 +1,7 @@
 #pragma once
-// How far a figure may move before it counts as a change, by kind of figure. Bandwidths of large transfers
-// are steady; launch latencies and small transfers are not. A baseline file may override any of these.
+// How far a figure may move before it counts as a change: its family's tolerances in the catalogue
+// (benchmarks/catalogue.hpp). Bandwidths of large transfers are steady; launch latencies and small transfers are
+// not. A baseline file may override any of these.
 #include <string>
 
 namespace gpubench {

@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "benchmarks/common/nvml_library.hpp"
+#include "harness/acceptance/acceptance_selection.hpp"
 #include "harness/acceptance/acceptance_verdict.hpp"
 #include "harness/baseline/machine_kind.hpp"
 #include "harness/cli/cli_support.hpp"
@@ -29,16 +30,8 @@
 namespace gpubench {
 namespace {
 
-// The quick suite's figures that decide whether a node is fit, so that acceptance takes minutes, not the
-// quarter of an hour the whole quick suite takes on a multi-GPU node: every memory figure, the large GEMMs,
-// 1 GiB host copies, graph launch, the NVLink pair figures and a 1 GiB all-reduce with NCCL's own choice.
-constexpr const char* kAcceptanceFilter =
-    "^(memory/|gemm/(bf16|fp8_e4m3|tf32|fp32)/8192x|gemm/tensor_core_speedup/|pcie/(h2d|d2h|bidirectional_h2d|"
-    "bidirectional_d2h)/pinned/1GiB/|launch/graph_speedup/100/|p2p/(ce_unidir|ce_bidir)/1GiB/|p2p/latency/|"
-    "nccl/allreduce/auto/auto/1GiB/)";
-
 struct AcceptanceArguments {
-  std::string filter = kAcceptanceFilter;
+  std::string filter = acceptance_filter(family_catalogue());
   std::string devices;
   std::string baseline;
   std::string stress_duration = "30s";

@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/cli/commands.hpp"
+#include "benchmarks/catalogue.hpp"
 #include "harness/runner/micro_listing.hpp"
-#include "harness/runner/suites.hpp"
 
 namespace gpubench {
 namespace {
@@ -18,7 +18,7 @@ struct ListArguments {
 
 int list_command(const ListArguments& args) {
   nlohmann::json out = nlohmann::json::array();
-  for (const FamilySpec& family : benchmark_families()) {
+  for (const FamilySpec& family : family_catalogue()) {
     std::vector<std::string> benchmarks;
     for (const FamilyVariant& variant : family.variants) {
       for (std::string& name : select_benchmarks(list_micro_benchmarks(default_micro_path(), variant.environment), family.name, args.filter)) {

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "harness/results/gbench_import.hpp"
 #include "harness/results/results_io.hpp"
 #include "harness/runner/child_process.hpp"
@@ -143,6 +145,51 @@ TEST(Cli, MicroIsAPlainGoogleBenchmarkExecutableThatSkipsWithoutAGpu) {
   EXPECT_EQ(bad_suite.exit_code, 2);
 }
 
+// gpubench-micro's catalogue (--gpubench_catalogue) against its own listing, run as the runner runs it (per suite,
+// with each variant's environment; no GPU needed, the names are the same without one): every benchmark belongs to
+// exactly one family, and every family variant of the suite has benchmarks.
+TEST(Cli, MicroCatalogueAndBenchmarkListingAgree) {
+  const Outcome printed = run({GPUBENCH_MICRO_BINARY, "--gpubench_catalogue"}, kNoGpu);
+  ASSERT_EQ(printed.exit_code, 0) << printed.err;
+  const nlohmann::json catalogue = nlohmann::json::parse(printed.out);
+  ASSERT_FALSE(catalogue.empty());
+  const auto owners_of = [&catalogue](const std::string& benchmark) {
+    std::vector<std::string> owners;
+    for (const nlohmann::json& family : catalogue) {
+      if (benchmark.rfind(family.at("name").get<std::string>() + "/", 0) == 0) owners.push_back(family.at("name"));
+    }
+    return owners;
+  };
+  // Per environment, each listed benchmark with the one family it belongs to.
+  std::map<std::map<std::string, std::string>, std::vector<std::pair<std::string, std::string>>> listings;
+  for (const std::string suite : {"quick", "full"}) {
+    for (const nlohmann::json& family : catalogue) {
+      const std::string name = family.at("name");
+      if (suite == "quick" && !family.at("in_quick").get<bool>()) continue;
+      for (const nlohmann::json& variant : family.at("variants")) {
+        std::map<std::string, std::string> env = kNoGpu;
+        env["GPUBENCH_SUITE"] = suite;
+        for (const auto& [key, value] : variant.at("environment").items()) env[key] = value.get<std::string>();
+        if (listings.count(env) == 0) {
+          const Outcome listed = run({GPUBENCH_MICRO_BINARY, "--benchmark_list_tests"}, env);
+          ASSERT_EQ(listed.exit_code, 0) << listed.err;
+          std::istringstream lines(listed.out);
+          for (std::string line; std::getline(lines, line);) {
+            if (line.empty()) continue;
+            const std::vector<std::string> owners = owners_of(line);
+            EXPECT_EQ(owners.size(), 1u) << line << " belongs to " << owners.size() << " families";
+            listings[env].emplace_back(line, owners.size() == 1 ? owners[0] : "");
+          }
+        }
+        std::size_t in_family = 0;
+        for (const auto& listed : listings[env]) in_family += listed.second == name ? 1 : 0;
+        EXPECT_GT(in_family, 0u) << suite << " suite lists no benchmark of " << name << " " << variant.dump();
+      }
+    }
+  }
+  EXPECT_EQ(run({GPUBENCH_MICRO_BINARY, "--gpubench_catalogue", "--benchmark_list_tests"}, kNoGpu).exit_code, 2);
+  EXPECT_EQ(run({GPUBENCH_MICRO_BINARY, "--gpubench_no_such_flag"}, kNoGpu).exit_code, 2) << "unknown flags still fail";
+}
 
 // check --confirm measures a suspect again only when there is one: a healthy run needs no GPU, a regression
 // on a machine without one is exit 3 and leaves the results file as it was.

@@ -1,7 +1,7 @@
 // run_benchmarks against a stand-in for gpubench-micro (a shell script) that lists two memory benchmarks, writes
 // the result of the first and crashes: it is listed once per environment, what finished is kept, the family's
 // crash is recorded, and the benchmark it never reached gets a failure of its own, so that a baseline check can
-// call its metric failed, not missing.
+// call its metric failed, not missing. A family of the suite that the stand-in does not list at all fails.
 #include "harness/runner/run_benchmarks.hpp"
 
 #include <gtest/gtest.h>
@@ -32,6 +32,16 @@ cat > "$out" <<'JSON'
   "run_type": "iteration", "value": 4300, "label": "figure=bandwidth;unit=GB/s;better=higher;device=0"}]}
 JSON
 kill -SEGV $$
+)";
+
+// Lists one memory benchmark and nothing of any other family; measures nothing.
+const char* kMemoryOnlyMicro = R"(#!/bin/sh
+for arg in "$@"; do
+  case "$arg" in
+    --benchmark_list_tests=true) printf 'memory/triad/1GiB/gpu0\n'; exit 0 ;;
+  esac
+done
+exit 0
 )";
 
 const Failure* failure_of(const ResultsDocument& document, const std::string& benchmark) {
@@ -82,6 +92,37 @@ TEST(RunBenchmarks, ACrashedFamilyKeepsWhatFinishedAndFailsWhatItNeverReached) {
   for (std::string line; std::getline(listed, line);) ++listings;
   EXPECT_EQ(listings, environments.size());
   EXPECT_LT(listings, variants);
+  std::system(("rm -rf " + dir).c_str());
+}
+
+TEST(RunBenchmarks, AFamilyTheMicroDoesNotListFailsWithTheReasonUnlessAFilterLeftItOut) {
+  char dir_template[] = "/tmp/gpubench-run-test-XXXXXX";
+  const std::string dir = mkdtemp(dir_template);
+  const std::string micro = dir + "/micro.sh";
+  std::ofstream(micro) << kMemoryOnlyMicro;
+  ASSERT_EQ(chmod(micro.c_str(), 0755), 0);
+  RunOptions options;
+  options.micro_path = micro;
+  options.log_dir = dir;
+  options.repetitions = 1;
+  const std::atomic<bool> stop{false};
+
+  ResultsDocument unfiltered;
+  run_benchmarks(options, {}, nullptr, RunObserver{}, stop, unfiltered);
+  EXPECT_EQ(failure_of(unfiltered, "memory"), nullptr);
+  const Failure* gemm = failure_of(unfiltered, "gemm");
+  ASSERT_NE(gemm, nullptr);
+  EXPECT_NE(gemm->reason.find("lists no benchmark named gemm/"), std::string::npos) << gemm->reason;
+  EXPECT_NE(failure_of(unfiltered, "nccl.auto"), nullptr) << "each variant of a family";
+  const auto gemm_run = std::find_if(unfiltered.families.begin(), unfiltered.families.end(),
+                                     [](const FamilyRun& run) { return run.family == "gemm"; });
+  ASSERT_NE(gemm_run, unfiltered.families.end());
+  EXPECT_EQ(gemm_run->status, "failed");
+
+  options.filter = "^memory/";
+  ResultsDocument filtered;
+  run_benchmarks(options, {}, nullptr, RunObserver{}, stop, filtered);
+  EXPECT_TRUE(filtered.failures.empty()) << filtered.failures[0].reason;
   std::system(("rm -rf " + dir).c_str());
 }
 

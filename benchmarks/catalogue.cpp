@@ -1,0 +1,73 @@
+#include "benchmarks/catalogue.hpp"
+
+#include <cctype>
+
+namespace gpubench {
+
+namespace {
+
+// Ring and Tree with each protocol, each in its own process (NCCL reads NCCL_ALGO/NCCL_PROTO at init),
+// then NCCL's own choice. NVLS is never forced: NVLink multicast can take a shared host's GPUs out of service.
+std::vector<FamilyVariant> nccl_variants() {
+  std::vector<FamilyVariant> variants;
+  for (const char* algo : {"Ring", "Tree"}) {
+    for (const char* proto : {"Simple", "LL", "LL128"}) {
+      std::string name = std::string(algo) + "_" + proto;
+      for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      variants.push_back({name, {{"NCCL_ALGO", algo}, {"NCCL_PROTO", proto}}});
+    }
+  }
+  variants.push_back({"auto", {}});
+  return variants;
+}
+
+const std::vector<FamilyVariant> kOneVariant = {FamilyVariant{}};
+
+}  // namespace
+
+// Columns: name, description, in the quick suite, quick and full repetitions, timeout per variant, variants,
+// tolerance, tolerance of small figures, acceptance figures. Acceptance takes the quick suite's figures that
+// decide whether a node is fit in minutes, not the quarter of an hour the whole quick suite takes on a multi-GPU
+// node: every memory figure, the large GEMMs, 1 GiB host copies, graph launch, the NVLink pair figures and a
+// 1 GiB all-reduce with NCCL's own choice.
+const std::vector<FamilySpec>& family_catalogue() {
+  static const std::vector<FamilySpec> families = {
+      // HBM bandwidth: within 1 % run to run on a healthy GPU.
+      {"memory", "device memory bandwidth: STREAM read/write/copy/scale/add/triad and cudaMemcpy D2D, 1 GiB arrays",
+       true, 3, 5, std::chrono::seconds(300), kOneVariant, 0.03, std::nullopt, {""}},
+      // Clocks move with power and temperature.
+      {"gemm", "cuBLAS/cuBLASLt GEMM: FP32, TF32, FP16, BF16, FP8 (cc >= 8.9); square sweep, transformer shapes, "
+       "sustained and in bursts from idle",
+       true, 3, 5, std::chrono::seconds(900), kOneVariant, 0.05, std::nullopt,
+       {"(bf16|fp8_e4m3|tf32|fp32)/8192x", "tensor_core_speedup/"}},
+      // The full suite takes about 6 min a GPU.
+      {"pcie", "host<->device copies over PCIe: pinned and pageable, each way and both at once, 4 KiB to 1 GiB",
+       true, 3, 5, std::chrono::seconds(3600), kOneVariant, 0.05, 0.15,
+       {"(h2d|d2h|bidirectional_h2d|bidirectional_d2h)/pinned/1GiB/"}},
+      {"launch", "CUDA Graph replay against plain launches of N tiny kernels; launch-to-start latency",
+       true, 3, 5, std::chrono::seconds(300), kOneVariant, 0.05, 0.15, {"graph_speedup/100/"}},
+      {"sync", "sync-heavy against sync-light: redundant __syncthreads(), per-launch host syncs, event waits",
+       true, 3, 5, std::chrono::seconds(300), kOneVariant, 0.05, 0.15, {}},
+      // 26 benchmarks per ordered pair in the full suite.
+      {"p2p", "GPU-to-GPU copies over NVLink/PCIe for every ordered pair: copy engines, SM loads/stores, staged "
+              "through the host, remote-access latency",
+       true, 3, 5, std::chrono::seconds(1800), kOneVariant, 0.05, 0.15, {"(ce_unidir|ce_bidir)/1GiB/", "latency/"}},
+      // Timeout per variant; the full sweep takes ~550 s.
+      {"nccl", "NCCL all-reduce, 8 B to 4 GiB, for each algorithm and protocol and NCCL's own choice",
+       true, 3, 5, std::chrono::seconds(1200), nccl_variants(), 0.05, 0.15, {"allreduce/auto/auto/1GiB/"}},
+  };
+  return families;
+}
+
+const FamilySpec* family_of(const std::string& benchmark_or_metric) {
+  for (const FamilySpec& family : family_catalogue()) {
+    if (benchmark_or_metric.rfind(family.name + "/", 0) == 0) return &family;
+  }
+  return nullptr;
+}
+
+bool small_figure(const std::string& metric_id, const std::string& unit) {
+  return unit == "us" || unit == "ms" || metric_id.find("KiB/") != std::string::npos;
+}
+
+}  // namespace gpubench

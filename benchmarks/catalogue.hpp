@@ -1,0 +1,47 @@
+#pragma once
+// The benchmark families, one row each: everything the harness needs to run, judge and list a family. The
+// harness's suites, default tolerances, acceptance selection and `gpubench list` read this table, and
+// gpubench-micro registers its benchmarks by walking it (and prints it: --gpubench_catalogue).
+#include <chrono>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpubench {
+
+// One child process of a family, with environment variables of its own: the NCCL family runs once per
+// algorithm and protocol with NCCL_ALGO / NCCL_PROTO set, since NCCL reads them once per process.
+struct FamilyVariant {
+  std::string name;  // "" for a family with one variant; used in log file names
+  std::map<std::string, std::string> environment;
+};
+
+struct FamilySpec {
+  std::string name;  // also the prefix of its benchmark names and metric ids: "memory" -> "memory/..."
+  std::string description;
+  bool in_quick = true;  // the full suite runs every family
+  int quick_repetitions = 3;
+  int full_repetitions = 5;
+  std::chrono::seconds timeout{300};  // per variant
+  std::vector<FamilyVariant> variants = {FamilyVariant{}};
+  // Default relative tolerances (0.05 = 5 %); a baseline file may override them per metric. Small transfers and
+  // latencies (small_figure() below) get the looser one; with none, `tolerance` holds for every figure. A metric
+  // of no family is judged with these defaults.
+  double tolerance = 0.05;
+  std::optional<double> small_figure_tolerance = 0.15;
+  // Which figures decide acceptance: regular expressions searched after "name/" ("" = every figure); none: the
+  // family takes no part.
+  std::vector<std::string> acceptance;
+};
+
+// Every family, in the order the suites run them.
+const std::vector<FamilySpec>& family_catalogue();
+
+// The family whose name prefixes this benchmark name or metric id ("memory/triad/..." -> memory), or null.
+const FamilySpec* family_of(const std::string& benchmark_or_metric);
+
+// A figure dominated by latency and OS noise: anything in microseconds or milliseconds, and small transfers.
+bool small_figure(const std::string& metric_id, const std::string& unit);
+
+}  // namespace gpubench

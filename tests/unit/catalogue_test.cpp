@@ -1,0 +1,59 @@
+// The family catalogue: one row per family, and what the harness derives from it is what it was before there was
+// one table (the acceptance selection and the default tolerances, pinned here figure by figure).
+#include "benchmarks/catalogue.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "harness/acceptance/acceptance_selection.hpp"
+#include "harness/baseline/tolerances.hpp"
+
+namespace gpubench {
+namespace {
+
+TEST(Catalogue, NamesAndVariantNamesAreUniqueAndNoFamilyNameHoldsASlash) {
+  std::set<std::string> names;
+  for (const FamilySpec& family : family_catalogue()) {
+    EXPECT_TRUE(names.insert(family.name).second) << family.name;
+    EXPECT_EQ(family.name.find('/'), std::string::npos) << family.name;
+    ASSERT_FALSE(family.variants.empty()) << family.name;
+    std::set<std::string> variants;
+    for (const FamilyVariant& variant : family.variants) EXPECT_TRUE(variants.insert(variant.name).second) << variant.name;
+  }
+}
+
+TEST(Catalogue, FamilyOfAMetricIsItsWholeFirstComponent) {
+  ASSERT_NE(family_of("memory/triad/1GiB/gpu0/bandwidth"), nullptr);
+  EXPECT_EQ(family_of("memory/triad/1GiB/gpu0/bandwidth")->name, "memory");
+  EXPECT_EQ(family_of("nccl/allreduce/auto/auto/1GiB/busbw")->name, "nccl");
+  EXPECT_EQ(family_of("mem/triad"), nullptr);
+  EXPECT_EQ(family_of("memoryx/triad"), nullptr);
+  EXPECT_EQ(family_of("memory"), nullptr);
+}
+
+TEST(Catalogue, AcceptanceSelectsTheFiguresItAlwaysHas) {
+  EXPECT_EQ(acceptance_filter(family_catalogue()),
+            "^(memory/|gemm/(bf16|fp8_e4m3|tf32|fp32)/8192x|gemm/tensor_core_speedup/|pcie/(h2d|d2h|bidirectional_h2d|"
+            "bidirectional_d2h)/pinned/1GiB/|launch/graph_speedup/100/|p2p/(ce_unidir|ce_bidir)/1GiB/|p2p/latency/|"
+            "nccl/allreduce/auto/auto/1GiB/)");
+}
+
+TEST(Catalogue, DefaultTolerancesByFamilyAndKindOfFigure) {
+  EXPECT_DOUBLE_EQ(default_tolerance("memory/triad/1GiB/gpu0/bandwidth", "GB/s"), 0.03);
+  EXPECT_DOUBLE_EQ(default_tolerance("memory/triad/4KiB/gpu0/time", "us"), 0.03) << "memory has no looser rule";
+  EXPECT_DOUBLE_EQ(default_tolerance("gemm/bf16/8192x8192x8192/gpu0/throughput", "TFLOP/s"), 0.05);
+  EXPECT_DOUBLE_EQ(default_tolerance("gemm/burst/bf16/4096x4096x4096/gpu0/first", "ms"), 0.05) << "nor has gemm";
+  EXPECT_DOUBLE_EQ(default_tolerance("pcie/h2d/pinned/1GiB/gpu0/bandwidth", "GB/s"), 0.05);
+  EXPECT_DOUBLE_EQ(default_tolerance("pcie/h2d/pinned/4KiB/gpu0/bandwidth", "GB/s"), 0.15);
+  EXPECT_DOUBLE_EQ(default_tolerance("launch/launch_to_start/gpu0/latency", "us"), 0.15);
+  EXPECT_DOUBLE_EQ(default_tolerance("sync/host_sync_each/small/gpu0/time", "ms"), 0.15);
+  EXPECT_DOUBLE_EQ(default_tolerance("p2p/ce_unidir/1GiB/gpu0-gpu1/bandwidth", "GB/s"), 0.05);
+  EXPECT_DOUBLE_EQ(default_tolerance("nccl/allreduce/auto/auto/8KiB/busbw", "GB/s"), 0.15);
+  EXPECT_DOUBLE_EQ(default_tolerance("nccl/allreduce/auto/auto/1GiB/busbw", "GB/s"), 0.05);
+  EXPECT_DOUBLE_EQ(default_tolerance("other/thing/latency", "us"), 0.15) << "a metric of no family";
+  EXPECT_DOUBLE_EQ(default_tolerance("other/thing/bandwidth", "GB/s"), 0.05);
+}
+
+}  // namespace
+}  // namespace gpubench

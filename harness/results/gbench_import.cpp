@@ -3,13 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <map>
 #include <regex>
 
 #include "harness/results/clock_events.hpp"
 #include "harness/results/input_error.hpp"
+#include "harness/results/results_io.hpp"
 #include "harness/runner/failure_advice.hpp"
 
 namespace gpubench {
@@ -92,19 +91,11 @@ nlohmann::json parse_google_benchmark_output(const std::string& text, const std:
     }
     if (!replaced) cleaned += c;
   }
-  try {
-    return nlohmann::json::parse(cleaned);
-  } catch (const nlohmann::json::parse_error& error) {
-    throw InputError(source, "", std::string("not valid JSON: ") + error.what(), "the file may be truncated");
-  }
+  return parse_json_text(cleaned, source);
 }
 
 nlohmann::json read_google_benchmark_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "", "cannot open");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_google_benchmark_output(text.str(), path);
+  return parse_google_benchmark_output(read_regular_file(path), path);
 }
 
 std::string strip_benchmark_suffixes(const std::string& run_name) {

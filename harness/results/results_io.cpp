@@ -6,18 +6,21 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <stdexcept>
+#include <filesystem>
 #include <sstream>
+#include <system_error>
 #include <utility>
 
 #include "harness/results/input_error.hpp"
+#include "harness/results/output_error.hpp"
 
 namespace gpubench {
 namespace {
+
+namespace fs = std::filesystem;
 
 const char* file_kind(mode_t mode) {
   if (S_ISDIR(mode)) return "a directory";
@@ -53,6 +56,28 @@ class FileDescriptor {
  private:
   int fd_;
 };
+
+// -o onto a symbolic link writes through it, to the file it names: a link into a shared folder stays a link.
+fs::path final_target(const std::string& path) {
+  fs::path target = path;
+  std::error_code error;
+  for (int hops = 0; hops < 40 && fs::is_symlink(fs::symlink_status(target, error)); ++hops) {
+    const fs::path link = fs::read_symlink(target, error);
+    if (error) break;
+    target = link.is_absolute() ? link : target.parent_path() / link;
+  }
+  return target;
+}
+
+void write_all(int fd, const std::string& text) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw std::system_error(errno, std::generic_category());
+    done += static_cast<std::size_t>(n);
+  }
+}
 
 }  // namespace
 
@@ -146,26 +171,44 @@ std::vector<std::string> json_files_in(const std::string& directory, std::vector
 }
 
 void write_text_atomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
-  const std::string temporary = path + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error("cannot write " + temporary + ": " + std::strerror(errno));
-    write(out);
-    out.flush();
-    if (!out) {
-      std::remove(temporary.c_str());
-      throw std::runtime_error("writing " + temporary + " failed: " + std::strerror(errno));
-    }
+  // The text is made before anything touches the disk, so a writer that throws leaves nothing behind.
+  std::ostringstream text;
+  write(text);
+  const fs::path target = final_target(path);
+  std::error_code error;
+  if (fs::is_directory(target, error)) throw OutputError(path, "is a directory");
+  const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  static std::atomic<unsigned> serial{0};
+  std::string temporary;
+  int fd = -1;
+  for (int attempt = 0; fd < 0 && attempt < 100; ++attempt) {  // another writer's temporary, or a stale one
+    temporary = target.string() + ".tmp." + std::to_string(getpid()) + (attempt == 0 ? "" : "." + std::to_string(serial++));
+    fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0 && errno != EEXIST) break;
   }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+  if (fd < 0) {
     const std::string why = std::strerror(errno);
-    std::remove(temporary.c_str());
-    throw std::runtime_error("cannot rename " + temporary + " to " + path + ": " + why);
+    throw OutputError(path, why + (fs::is_directory(folder, error) ? "" : " (no folder " + folder.string() + ")"));
   }
+  FileDescriptor file(fd);
+  try {
+    write_all(file.get(), text.str());
+    if (fsync(file.get()) != 0) throw std::system_error(errno, std::generic_category());
+    if (close(file.release()) != 0) throw std::system_error(errno, std::generic_category());
+    if (std::rename(temporary.c_str(), target.c_str()) != 0) throw std::system_error(errno, std::generic_category());
+  } catch (const std::system_error& failure) {
+    unlink(temporary.c_str());
+    throw OutputError(path, failure.code().message());
+  }
+  // The rename is durable once the folder is; some file systems cannot fsync a folder, and the file is in place.
+  const FileDescriptor directory(open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (directory.get() >= 0) fsync(directory.get());
 }
 
 void write_json_atomically(const nlohmann::json& json, const std::string& path) {
-  write_text_atomically(path, [&json](std::ostream& out) { out << json.dump(2) << '\n'; });
+  // Text that is not UTF-8 (a host name, a command-line argument) is replaced, rather than losing the document.
+  const std::string text = json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+  write_text_atomically(path, [&text](std::ostream& out) { out << text << '\n'; });
 }
 
 }  // namespace gpubench

@@ -1,6 +1,6 @@
 #pragma once
-// Reading and writing results documents. Writes go to a temporary file beside the target, which is then
-// renamed over it, so a reader never sees half a document and an interrupted write loses nothing.
+// Reading and writing results documents. Writes go to a temporary file beside the target, which is flushed to
+// disk and then renamed over it, so a reader never sees half a document and a failed write loses nothing.
 #include <cstddef>
 #include <functional>
 #include <ostream>
@@ -35,8 +35,9 @@ std::string document_schema(const nlohmann::json& document, const std::string& s
 // Throws InputError when the directory cannot be read.
 std::vector<std::string> json_files_in(const std::string& directory, std::vector<std::string>* left_out = nullptr);
 
-// Writes what `write` produces to `path` through a temporary file and a rename; the temporary file is removed
-// when anything fails. Throws std::runtime_error naming the path.
+// Writes what `write` produces to `path` through a temporary file in the same folder: written, fsync'ed,
+// renamed over `path`, and the folder fsync'ed. When `path` is a symbolic link the file it points to is
+// replaced and the link kept. Nothing is left behind when anything fails. Throws OutputError naming the path.
 void write_text_atomically(const std::string& path, const std::function<void(std::ostream&)>& write);
 void write_json_atomically(const nlohmann::json& json, const std::string& path);
 

@@ -279,7 +279,7 @@ class OtherCommands(unittest.TestCase):
 
 
 class Hardening(unittest.TestCase):
-    """Bad inputs exit 2 naming the file, never crash or hang."""
+    """Bad inputs exit 2 naming the file, never crash or hang; an output never destroys an input."""
 
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="gpubench-hardening-")
@@ -344,6 +344,45 @@ class Hardening(unittest.TestCase):
             with open(path, "w") as f:
                 json.dump(doc, f)
             self.assert_rejected(run("check", os.path.join(CHECK, "healthy_1.json"), "--baseline", path), "b.json", f"'{key}'")
+
+    def test_an_output_that_names_an_input_is_refused(self):
+        runs = [self.copy(f"healthy_{i}.json") for i in (1, 2, 3)]
+        before = open(runs[0]).read()
+        self.assert_rejected(run("baseline", "create", *runs, "-o", runs[0]), "--output", "is the input")
+        via_dots = os.path.join(self.tmp, "..", os.path.basename(self.tmp), "healthy_1.json")
+        self.assert_rejected(run("check", runs[0], "--baseline", self.baseline, "--junit", via_dots), "--junit", "is the input")
+        baseline = self.copy("baseline.json")
+        self.assert_rejected(run("check", runs[0], "--baseline", baseline, "--markdown", baseline), "--markdown")
+        same = os.path.join(self.tmp, "report")
+        self.assert_rejected(run("check", runs[0], "--baseline", baseline, "--junit", same, "--markdown", same), "--markdown")
+        self.assertEqual(open(runs[0]).read(), before)
+        self.assertEqual(sorted(os.listdir(self.tmp)), ["baseline.json", "healthy_1.json", "healthy_2.json", "healthy_3.json"])
+
+    def test_a_failed_write_exits_two_naming_the_path_and_leaves_nothing(self):
+        runs = [os.path.join(CHECK, f"healthy_{i}.json") for i in (1, 2, 3)]
+        missing = os.path.join(self.tmp, "no-such-folder", "b.json")
+        self.assert_rejected(run("baseline", "create", *runs, "-o", missing), missing, "no folder")
+        folder = os.path.join(self.tmp, "a-folder")
+        os.mkdir(folder)
+        self.assert_rejected(run("check", runs[0], "--baseline", self.baseline, "--junit", folder), folder, "is a directory")
+        if os.geteuid() != 0:  # root writes into a read-only folder regardless
+            locked = os.path.join(self.tmp, "locked")
+            os.mkdir(locked, 0o500)
+            self.assert_rejected(run("baseline", "create", *runs, "-o", os.path.join(locked, "b.json")), "locked")
+        self.assertEqual(sorted(os.listdir(self.tmp)), sorted(["a-folder"] + (["locked"] if os.geteuid() != 0 else [])))
+        self.assertEqual(os.listdir(folder), [])
+
+    def test_output_onto_a_symlink_writes_through_it(self):
+        runs = [os.path.join(CHECK, f"healthy_{i}.json") for i in (1, 2, 3)]
+        target = os.path.join(self.tmp, "shared", "b.json")
+        os.mkdir(os.path.dirname(target))
+        link = os.path.join(self.tmp, "b.json")
+        os.symlink(os.path.join("shared", "b.json"), link)
+        result = run("baseline", "create", *runs, "-o", link)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertTrue(os.path.islink(link))
+        self.assertEqual(json.load(open(target))["schema"], "gpubench.baseline/1")
+        self.assertEqual(os.listdir(os.path.dirname(target)), ["b.json"])
 
 
 if __name__ == "__main__":

@@ -175,8 +175,12 @@ void write_text_atomically(const std::string& path, const std::function<void(std
   std::ostringstream text;
   write(text);
   const fs::path target = final_target(path);
+  // A rename would replace a FIFO or device (--junit /dev/stdout) with a file, or fail on a directory.
+  struct stat info {};
+  if (stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) {
+    throw OutputError(path, std::string("is ") + file_kind(info.st_mode) + "; give the path of a file");
+  }
   std::error_code error;
-  if (fs::is_directory(target, error)) throw OutputError(path, "is a directory");
   const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
   static std::atomic<unsigned> serial{0};
   std::string temporary;

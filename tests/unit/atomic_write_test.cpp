@@ -1,6 +1,7 @@
 // The atomic writer: a failed write throws OutputError naming the path and leaves nothing behind; a symbolic
 // link is written through, not replaced.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -41,7 +42,10 @@ TEST_F(AtomicWrite, AFailedWriteNamesThePathAndLeavesNothing) {
   expect_output_error((dir_ / "missing" / "out.json").string(), "no folder");
   fs::create_directory(dir_ / "folder");
   expect_output_error((dir_ / "folder").string(), "is a directory");
-  EXPECT_EQ(entries(dir_), 1u);
+  ASSERT_EQ(mkfifo((dir_ / "fifo").c_str(), 0600), 0);
+  expect_output_error((dir_ / "fifo").string(), "is a FIFO");
+  expect_output_error("/dev/null", "is a character device");
+  EXPECT_EQ(entries(dir_), 2u);
   EXPECT_EQ(entries(dir_ / "folder"), 0u);
 }
 

@@ -9,6 +9,7 @@
 
 #include "harness/baseline/baseline_document.hpp"
 #include "harness/baseline/machine_kind.hpp"
+#include "harness/results/gbench_import.hpp"
 #include "harness/results/input_error.hpp"
 #include "harness/results/results_io.hpp"
 #include "harness/verdict/metric_verdict.hpp"
@@ -212,6 +213,31 @@ TEST_F(InputHardening, BaselineFiguresThatMakeTheVerdictNonFiniteAreRefused) {
   const ResultsDocument run = results_from_json(d, "run.json");
   const Baseline base = baseline_from_json(b, "b.json");
   expect_input_error([&] { check_against_baseline(run, "run.json", base, "b.json"); }, {"run.json", kTriad, "b.json", "finite"});
+}
+
+// gpubench-micro's output, as `run` takes it in: a wrong type is an InputError (the family fails, the run goes
+// on), and a figure the results reader would refuse fails its benchmark instead of making the file unreadable.
+TEST_F(InputHardening, BenchmarkOutputThatTheReaderWouldRefuseFailsItsBenchmark) {
+  const json output = read_google_benchmark_file(std::string(GPUBENCH_TEST_DATA) + "/gbench_memory_h200.json");
+  for (const char* key : {"run_type", "run_name", "label", "error_occurred"}) {
+    json bad = output;
+    bad["benchmarks"][0][key] = json::array();
+    expect_input_error([&] { import_google_benchmark_json(bad, "memory", "out.json"); }, {"out.json", std::string("'benchmarks[0].") + key + "'"});
+  }
+  json bad = output;
+  bad["benchmarks"][0]["clock_event_reasons"] = -1;
+  expect_input_error([&] { import_google_benchmark_json(bad, "memory", "out.json"); }, {"'benchmarks[0].clock_event_reasons'"});
+  for (const double value : {-1.0, 1e308}) {
+    json odd = output;
+    odd["benchmarks"][0]["value"] = value;
+    const ImportedBenchmarks imported = import_google_benchmark_json(odd, "memory", "out.json");
+    ASSERT_EQ(imported.failures.size(), 1u) << value;
+    EXPECT_NE(imported.failures[0].reason.find("implausible result"), std::string::npos) << imported.failures[0].reason;
+    ResultsDocument document = results_from_json(results(), "run.json");
+    document.metrics = imported.metrics;
+    document.failures = imported.failures;
+    EXPECT_NO_THROW(results_from_json(to_json(document), "run.json")) << value;
+  }
 }
 
 }  // namespace

@@ -1,9 +1,10 @@
 // Structure-aware fuzzing of the document loaders. Each case takes a real recorded document (a results file,
-// a baseline), mutates one field (deletes it, sets it null, swaps its type, writes NaN, Infinity, 1e999, huge,
+// a baseline, gpubench-micro's Google Benchmark output), mutates one field (deletes it, sets it null, swaps its type, writes NaN, Infinity, 1e999, huge,
 // tiny or negative numbers, deep nesting, long or odd strings, a duplicate array element) or truncates the
 // text, and feeds it to the loaders in-process. The loader must return a valid document or throw InputError:
 // any other exception, a crash or a hang is a finding. A document that loads must also survive what the CLI
-// does next: written back and read again, and judged by `check` with every output format.
+// does next: written back and read again, judged by `check` with every output format, and taken into a
+// history; benchmark output that imports must make a results document that reads back.
 //
 // usage: gpubench_fuzz_loaders [CASES [SEED]]   (CASES also from $GPUBENCH_FUZZ_CASES; default 300)
 #include <cstdio>
@@ -13,13 +14,16 @@
 #include <iostream>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "harness/baseline/baseline_document.hpp"
 #include "harness/report/check_reports.hpp"
+#include "harness/results/gbench_import.hpp"
 #include "harness/results/input_error.hpp"
 #include "harness/results/results_io.hpp"
+#include "harness/verdict/history.hpp"
 #include "harness/verdict/metric_verdict.hpp"
 
 namespace gpubench {
@@ -131,9 +135,22 @@ Mutation mutate(const json& original, std::size_t case_index, std::mt19937_64& r
   }
 }
 
-// What the CLI does with a document once it has loaded: write it, read it back, judge it, print every format.
-void use_results(const ResultsDocument& results, const Baseline& baseline) {
-  const ResultsDocument again = results_from_json(parse_json_text(to_json(results).dump(), "written.json"), "written.json");
+// gpubench must read back whatever it writes: a refusal there is a finding, not a correct rejection.
+template <typename Read>
+auto read_back(Read read) {
+  try {
+    return read();
+  } catch (const InputError& error) {
+    throw std::logic_error(std::string("gpubench refuses what it wrote: ") + error.what());
+  }
+}
+
+// What the CLI does with a document once it has loaded: write it, read it back, judge it against the baseline
+// and print every format, and take it into a history beside the recorded run. (compare and check --fleet are
+// left out: std::regex recurses per character of a metric id, which is being fixed separately.)
+void use_results(const ResultsDocument& results, const Baseline& baseline, const ResultsDocument& recorded) {
+  const ResultsDocument again =
+      read_back([&] { return results_from_json(parse_json_text(to_json(results).dump(), "written.json"), "written.json"); });
   const CheckReport report = check_against_baseline(again, "run.json", baseline, "baseline.json");
   std::ostringstream out;
   out << check_json(report).dump();
@@ -141,11 +158,24 @@ void use_results(const ResultsDocument& results, const Baseline& baseline) {
   write_check_markdown(report, out);
   write_check_prometheus(report, out);
   print_check_console(report, out, false);
+  analyse_history({{"recorded.json", recorded}, {"run.json", again}, {"recorded2.json", recorded}});
 }
 
 void use_baseline(const Baseline& baseline, const ResultsDocument& results) {
-  const Baseline again = baseline_from_json(parse_json_text(to_json(baseline).dump(), "written.json"), "written.json");
-  use_results(results, again);
+  const Baseline again =
+      read_back([&] { return baseline_from_json(parse_json_text(to_json(baseline).dump(), "written.json"), "written.json"); });
+  use_results(results, again, results);
+}
+
+// gpubench-micro's output as `run` takes it in; the results document made of it must read back.
+void use_benchmark_output(const std::string& text, const Baseline& baseline, const ResultsDocument& recorded) {
+  ImportedBenchmarks imported = import_google_benchmark_json(parse_google_benchmark_output(text, "fuzz.json"), "memory", "fuzz.json");
+  ResultsDocument document = recorded;
+  document.metrics = std::move(imported.metrics);
+  document.failures = std::move(imported.failures);
+  document.skipped = std::move(imported.skipped);
+  use_results(read_back([&] { return results_from_json(parse_json_text(to_json(document).dump(), "run.json"), "run.json"); }),
+              baseline, recorded);
 }
 
 }  // namespace
@@ -158,29 +188,33 @@ int main(int argc, char** argv) {
   const std::uint64_t seed = argc > 2 ? std::stoull(argv[2]) : 20261201;
   const std::string results_path = std::string(GPUBENCH_TEST_DATA) + "/results_h200x1_memory_only.json";
   const std::string baseline_path = std::string(GPUBENCH_BASELINES) + "/nvidia-h200-x1.json";
+  const std::string benchmark_path = std::string(GPUBENCH_TEST_DATA) + "/gbench_memory_h200.json";
   const json results_json = read_json_file(results_path);
   const json baseline_json = read_json_file(baseline_path);
+  const json benchmark_json = read_google_benchmark_file(benchmark_path);
   const ResultsDocument results = read_results_file(results_path);
   const Baseline baseline = read_baseline_file(baseline_path);
 
   std::size_t accepted = 0, refused = 0, findings = 0;
   for (std::size_t i = 0; i < cases; ++i) {
     std::mt19937_64 rng(seed * 1000003 + i);
-    const bool on_baseline = (i / 9) % 2 == 1;  // every mutation kind on both documents
-    const Mutation m = mutate(on_baseline ? baseline_json : results_json, i, rng);
+    static const char* const kTargets[] = {"results", "baseline", "benchmark output"};
+    const std::size_t target = (i / 9) % 3;  // every mutation kind on every document
+    const Mutation m = mutate(target == 0 ? results_json : target == 1 ? baseline_json : benchmark_json, i, rng);
     try {
-      const json parsed = parse_json_text(m.text, "fuzz.json");
-      if (on_baseline) {
-        use_baseline(baseline_from_json(parsed, "fuzz.json"), results);
+      if (target == 0) {
+        use_results(results_from_json(parse_json_text(m.text, "fuzz.json"), "fuzz.json"), baseline, results);
+      } else if (target == 1) {
+        use_baseline(baseline_from_json(parse_json_text(m.text, "fuzz.json"), "fuzz.json"), results);
       } else {
-        use_results(results_from_json(parsed, "fuzz.json"), baseline);
+        use_benchmark_output(m.text, baseline, results);
       }
       ++accepted;
     } catch (const InputError&) {
       ++refused;
     } catch (const std::exception& error) {
       ++findings;
-      std::cout << "FINDING case " << i << " (seed " << seed << ", " << (on_baseline ? "baseline" : "results") << "): "
+      std::cout << "FINDING case " << i << " (seed " << seed << ", " << kTargets[target] << "): "
                 << m.description << ": " << error.what() << "\n";
     }
   }

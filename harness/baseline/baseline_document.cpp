@@ -31,6 +31,13 @@ int positive_count(const json& object, const char* key, const std::string& sourc
   return static_cast<int>(x);
 }
 
+std::string optional_string(const json& object, const char* key, const std::string& source, const std::string& path) {
+  if (!object.contains(key)) return "";
+  const json& value = object.at(key);
+  if (!value.is_string()) throw InputError(source, path + key, "expected a string, found " + std::string(value.type_name()));
+  return value.get<std::string>();
+}
+
 std::string required_string(const json& object, const char* key, const std::string& source, const std::string& path) {
   if (!object.contains(key) || !object.at(key).is_string()) throw InputError(source, path + key, "missing or not a string");
   return object.at(key).get<std::string>();
@@ -56,6 +63,18 @@ void read_gating(const json& object, BaselineMetric& metric, const std::string& 
   if (metric.gate_reason.empty()) metric.gate_reason = "set not to gate in the baseline file";
 }
 
+// The verdict divides by `expected` and compares against the noise band: both must stay finite numbers.
+void check_derived_figures(const BaselineMetric& metric, const std::string& source, const std::string& path) {
+  if (metric.expected != 0 && !std::isfinite(1 / metric.expected)) {
+    throw InputError(source, path + "expected", "is " + json(metric.expected).dump() + ", too small to divide by",
+                     "a relative change against it is not a finite number");
+  }
+  const double noise = baseline_noise(metric);
+  if (!std::isfinite(noise) || (metric.expected > 0 && !std::isfinite(noise / metric.expected))) {
+    throw InputError(source, path + "spread", "is " + json(metric.spread).dump() + ": the noise band it gives is not a finite number");
+  }
+}
+
 }  // namespace
 
 json to_json(const Baseline& b) {
@@ -77,7 +96,9 @@ json to_json(const Baseline& b) {
               {"metrics", metrics}};
 }
 
-Baseline baseline_from_json(const json& j, const std::string& source) {
+namespace {
+
+Baseline read_baseline_document(const json& j, const std::string& source) {
   if (!j.is_object()) throw InputError(source, "", "not a JSON object", "expected a gpubench baseline");
   const std::string schema = required_string(j, "schema", source, "");
   if (schema != kBaselineSchema) {
@@ -85,19 +106,30 @@ Baseline baseline_from_json(const json& j, const std::string& source) {
                      "re-create it with `gpubench baseline create`");
   }
   Baseline b;
-  b.created_at = j.value("created_at", "");
-  b.gpubench_version = j.value("gpubench_version", "");
-  b.description = j.value("description", "");
+  b.created_at = optional_string(j, "created_at", source, "");
+  b.gpubench_version = optional_string(j, "gpubench_version", source, "");
+  b.description = optional_string(j, "description", source, "");
   if (!j.contains("applies_to") || !j.at("applies_to").is_object()) throw InputError(source, "applies_to", "missing");
   const json& kind = j.at("applies_to");
   b.kind.gpu_model = required_string(kind, "gpu_model", source, "applies_to.");
   b.kind.gpu_count = positive_count(kind, "gpu_count", source, "applies_to.");
   b.kind.topology = required_string(kind, "topology", source, "applies_to.");
-  b.recorded_versions = j.value("recorded_versions", json::object());
-  if (j.contains("runs") && j.at("runs").is_array()) {
-    for (const json& r : j.at("runs")) b.runs.push_back({r.value("id", ""), r.value("host", ""), r.value("started_at", "")});
+  if (j.contains("recorded_versions")) {
+    if (!j.at("recorded_versions").is_object()) throw InputError(source, "recorded_versions", "expected an object");
+    b.recorded_versions = j.at("recorded_versions");
+  }
+  if (j.contains("runs")) {
+    const json& runs = j.at("runs");
+    if (!runs.is_array()) throw InputError(source, "runs", "expected an array");
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      const std::string path = "runs[" + std::to_string(i) + "].";
+      if (!runs[i].is_object()) throw InputError(source, path.substr(0, path.size() - 1), "expected an object");
+      b.runs.push_back({optional_string(runs[i], "id", source, path), optional_string(runs[i], "host", source, path),
+                        optional_string(runs[i], "started_at", source, path)});
+    }
   }
   if (!j.contains("metrics") || !j.at("metrics").is_object()) throw InputError(source, "metrics", "missing or not an object");
+  if (j.at("metrics").empty()) throw InputError(source, "metrics", "empty: a baseline must expect something", "re-create it with `gpubench baseline create`");
   for (const auto& [id, m] : j.at("metrics").items()) {
     const std::string path = "metrics." + id + ".";
     if (!m.is_object()) throw InputError(source, "metrics." + id, "expected an object");
@@ -118,10 +150,23 @@ Baseline baseline_from_json(const json& j, const std::string& source) {
         if (v.is_number()) metric.run_values.push_back(v.get<double>());
       }
     }
+    check_derived_figures(metric, source, path);
     read_gating(m, metric, source, path);
     b.metrics[id] = metric;
   }
   return b;
+}
+
+}  // namespace
+
+Baseline baseline_from_json(const json& j, const std::string& source) {
+  try {
+    return read_baseline_document(j, source);
+  } catch (const nlohmann::json::exception& error) {
+    // A field the checks above do not cover has the wrong type.
+    throw InputError(source, "", std::string("a field has the wrong type: ") + error.what(),
+                     "the file was edited or damaged; re-create it with `gpubench baseline create`");
+  }
 }
 
 Baseline read_baseline_file(const std::string& path) { return baseline_from_json(read_json_file(path), path); }

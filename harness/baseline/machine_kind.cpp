@@ -57,10 +57,11 @@ BaselineChoice choose_baseline(const MachineKind& kind, const std::string& where
   struct stat info {};
   if (stat(where.c_str(), &info) != 0) throw InputError(where, "", "no such baseline file or directory");
   const bool directory = S_ISDIR(info.st_mode);
-  const std::vector<std::string> files = directory ? json_files_in(where) : std::vector<std::string>{where};
+  // A FIFO or device among the baselines is named and passed over, as a results document there is.
+  const std::vector<std::string> files = directory ? json_files_in(where, &choice.considered) : std::vector<std::string>{where};
   for (const std::string& file : files) {
     const nlohmann::json document = read_json_file(file);
-    const std::string schema = document.is_object() ? document.value("schema", "") : "";
+    const std::string schema = document_schema(document, file);
     if (directory && schema != kBaselineSchema) {
       // A directory may hold other gpubench documents (results, check reports): they are not candidates.
       choice.considered.push_back(file + ": not a baseline (schema '" + schema + "')");

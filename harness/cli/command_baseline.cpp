@@ -7,6 +7,7 @@
 #include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/exit_codes.hpp"
+#include "harness/cli/output_paths.hpp"
 #include "harness/report/baseline_summary.hpp"
 #include "harness/results/results_io.hpp"
 #include "harness/runner/run_record.hpp"
@@ -26,6 +27,7 @@ struct BaselineArguments {
 };
 
 int create_command(const BaselineArguments& args) {
+  refuse_outputs_over_inputs({{"--output", args.output}}, args.results);
   const std::vector<SourcedResults> runs = load_results_files(args.results);
   const Baseline baseline = build_baseline(runs, args.description, utc_now("%Y-%m-%dT%H:%M:%SZ"), kVersion);
   write_json_atomically(to_json(baseline), args.output);

@@ -9,6 +9,7 @@
 #include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/exit_codes.hpp"
+#include "harness/cli/output_paths.hpp"
 #include "harness/environment/fingerprint.hpp"
 #include "harness/report/check_reports.hpp"
 #include "harness/report/text_table.hpp"
@@ -118,6 +119,8 @@ int check_command(const CheckArguments& args, const std::atomic<bool>& stop) {
     baseline = choice.baseline;
     baseline_path = choice.path;
   }
+  refuse_outputs_over_inputs({{"--junit", args.junit}, {"--markdown", args.markdown}, {"--prometheus", args.prometheus}},
+                             {path, baseline_path});
   CheckReport report = check_against_baseline(results, path, baseline, baseline_path);
   if (args.confirm > 0) confirm_suspects(report, results, path, args, stop);
   apply_confirmations(report, results, baseline);

@@ -5,6 +5,7 @@
 #include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/exit_codes.hpp"
+#include "harness/cli/finite_number.hpp"
 #include "harness/report/text_table.hpp"
 #include "harness/results/results_io.hpp"
 #include "harness/verdict/history.hpp"
@@ -23,9 +24,12 @@ int history_command(const HistoryArguments& args) {
   options.significance = args.significance;
   // The directory may also hold baselines or check reports; only results documents make a history.
   std::vector<SourcedResults> runs;
-  for (const std::string& file : json_files_in(args.directory)) {
+  std::vector<std::string> left_out;
+  const std::vector<std::string> files = json_files_in(args.directory, &left_out);
+  for (const std::string& why : left_out) std::cerr << "gpubench: history: skipping " << why << "\n";
+  for (const std::string& file : files) {
     const nlohmann::json document = read_json_file(file);
-    if (!document.is_object() || document.value("schema", "") != kResultsSchema) {
+    if (document_schema(document, file) != kResultsSchema) {
       std::cerr << "gpubench: history: skipping " << file << ": not a results document\n";
       continue;
     }
@@ -65,7 +69,7 @@ void add_history_command(CLI::App& app, CommandState& state) {
   auto args = std::make_shared<HistoryArguments>();
   CLI::App* history = app.add_subcommand("history", "find when each metric changed, and what else changed then");
   history->add_option("directory", args->directory, "directory of results files")->required()->check(CLI::ExistingDirectory);
-  history->add_option("--significance", args->significance, "largest permutation p-value to accept")->check(CLI::Range(0.001, 0.5));
+  history->add_option("--significance", args->significance, "largest permutation p-value to accept")->check(kFiniteNumber)->check(CLI::Range(0.001, 0.5));
   history->add_flag("--json", args->json, "print JSON");
   history->callback([args, &state] { state.exit_code = history_command(*args); });
 }

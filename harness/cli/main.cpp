@@ -9,6 +9,7 @@
 #include "harness/cli/commands.hpp"
 #include "harness/cli/exit_codes.hpp"
 #include "harness/results/input_error.hpp"
+#include "harness/results/output_error.hpp"
 
 namespace {
 
@@ -52,6 +53,9 @@ int main(int argc, char** argv) {
     std::cerr << "gpubench: " << error.what() << "\n";
     return kExitUsage;
   } catch (const InputError& error) {
+    std::cerr << "gpubench: " << error.what() << "\n";
+    return kExitUsage;
+  } catch (const OutputError& error) {
     std::cerr << "gpubench: " << error.what() << "\n";
     return kExitUsage;
   } catch (const NoGpuError& error) {

@@ -3,14 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <map>
 #include <regex>
+#include <type_traits>
 
 #include "harness/results/clock_events.hpp"
 #include "harness/results/failure_advice.hpp"
 #include "harness/results/input_error.hpp"
+#include "harness/results/results_io.hpp"
 
 namespace gpubench {
 namespace {
@@ -25,6 +25,17 @@ struct Accumulated {
   std::vector<double> clocks;
   std::uint64_t reasons = 0;
 };
+
+// An optional member of an entry: `fallback` when absent, an InputError naming it when of the wrong type.
+template <typename T>
+T member_or(const json& entry, const char* name, const T& fallback, const std::string& source, const std::string& path) {
+  if (!entry.contains(name)) return fallback;
+  const json& value = entry.at(name);
+  const bool fits = std::is_same<T, bool>::value ? value.is_boolean() : value.is_string();
+  if (!fits) throw InputError(source, path + name, std::string("expected ") + (std::is_same<T, bool>::value ? "true or false" : "a string") +
+                                                       ", found " + value.type_name());
+  return value.get<T>();
+}
 
 double counter(const json& entry, const char* name, const std::string& source, const std::string& path) {
   const json& value = entry.at(name);
@@ -92,19 +103,11 @@ nlohmann::json parse_google_benchmark_output(const std::string& text, const std:
     }
     if (!replaced) cleaned += c;
   }
-  try {
-    return nlohmann::json::parse(cleaned);
-  } catch (const nlohmann::json::parse_error& error) {
-    throw InputError(source, "", std::string("not valid JSON: ") + error.what(), "the file may be truncated");
-  }
+  return parse_json_text(cleaned, source);
 }
 
 nlohmann::json read_google_benchmark_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "", "cannot open");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_google_benchmark_output(text.str(), path);
+  return parse_google_benchmark_output(read_regular_file(path), path);
 }
 
 std::string strip_benchmark_suffixes(const std::string& run_name) {
@@ -128,12 +131,13 @@ ImportedBenchmarks import_google_benchmark_json(const json& doc, const std::stri
     if (!entry.is_object() || !entry.contains("name") || !entry.at("name").is_string()) {
       throw InputError(source, path + "name", "missing");
     }
-    if (entry.value("run_type", "iteration") != "iteration") continue;
-    const std::string name = strip_benchmark_suffixes(entry.value("run_name", entry.at("name").get<std::string>()));
-    if (entry.value("error_occurred", false) || (entry.contains("skipped") && entry.value("skipped", false))) {
+    if (member_or<std::string>(entry, "run_type", "iteration", source, path) != "iteration") continue;
+    const std::string name = strip_benchmark_suffixes(member_or(entry, "run_name", entry.at("name").get<std::string>(), source, path));
+    if (member_or(entry, "error_occurred", false, source, path) || member_or(entry, "skipped", false, source, path)) {
       if (reported_error[name]) continue;
       reported_error[name] = true;
-      const std::string message = entry.value("error_message", entry.value("skip_message", std::string("no reason given")));
+      const std::string message = member_or(entry, "error_message", member_or<std::string>(entry, "skip_message", "no reason given", source, path),
+                                            source, path);
       const std::string skip_prefix = kSkipPrefix;
       if (message.rfind(skip_prefix, 0) == 0) {
         out.skipped.push_back({name, family, message.substr(skip_prefix.size())});
@@ -151,7 +155,7 @@ ImportedBenchmarks import_google_benchmark_json(const json& doc, const std::stri
     }
     FigureLabel label;
     try {
-      label = decode_label(entry.value("label", ""));
+      label = decode_label(member_or<std::string>(entry, "label", "", source, path));
     } catch (const std::invalid_argument& error) {
       throw InputError(source, path + "label", error.what());
     }
@@ -166,7 +170,11 @@ ImportedBenchmarks import_google_benchmark_json(const json& doc, const std::stri
     if (entry.contains("peak")) run.peaks.push_back(counter(entry, "peak", source, path));
     if (entry.contains("sm_clock_mhz")) run.clocks.push_back(counter(entry, "sm_clock_mhz", source, path));
     if (entry.contains("clock_event_reasons")) {
-      run.reasons |= static_cast<std::uint64_t>(counter(entry, "clock_event_reasons", source, path));
+      const double reasons = counter(entry, "clock_event_reasons", source, path);
+      if (reasons < 0 || reasons >= 18446744073709551616.0) {  // converting it would be undefined
+        throw InputError(source, path + "clock_event_reasons", "expected a bit mask, found " + entry.at("clock_event_reasons").dump());
+      }
+      run.reasons |= static_cast<std::uint64_t>(reasons);
     }
   }
   for (const std::string& name : order) {
@@ -180,6 +188,15 @@ ImportedBenchmarks import_google_benchmark_json(const json& doc, const std::stri
     m.better = run.label.better;
     m.samples = run.values;
     m.statistics = summarize(m.samples);
+    // The results reader refuses what no measurement gives (a negative figure, samples whose mean overflows): such
+    // a benchmark fails here, and the rest of the run keeps its figures and stays readable.
+    const auto negative = std::find_if(m.samples.begin(), m.samples.end(), [](double x) { return x < 0; });
+    if (negative != m.samples.end() || !std::isfinite(m.statistics.mean) || !std::isfinite(m.statistics.stddev)) {
+      const std::string reason = "implausible result: a repetition measured " +
+                                 json(negative != m.samples.end() ? *negative : m.statistics.max).dump() + " " + m.unit;
+      out.failures.push_back({name, family, reason, advice_for_failure(reason)});
+      continue;
+    }
     m.value = m.statistics.median;
     if (!run.peaks.empty()) {
       m.peak = median(run.peaks);

@@ -1,5 +1,6 @@
 #include "harness/results/results_document.hpp"
 
+#include <climits>
 #include <cmath>
 
 #include "harness/results/clock_events.hpp"
@@ -9,6 +10,8 @@ namespace gpubench {
 namespace {
 
 using nlohmann::json;
+
+constexpr long long kLargestGpuIndex = 65535;
 
 json statistics_json(const SampleStatistics& s) {
   return json{{"count", s.count}, {"median", s.median}, {"mean", s.mean}, {"min", s.min}, {"max", s.max},
@@ -34,7 +37,7 @@ class Reader {
   explicit Reader(std::string source) : source_(std::move(source)) {}
 
   const json& member(const json& object, const std::string& key, const std::string& path) const {
-    if (!object.is_object()) throw InputError(source_, path, "expected an object");
+    expect_object(object, path);
     const auto it = object.find(key);
     if (it == object.end()) throw InputError(source_, path + key, "missing", "the file may be truncated or not a gpubench results document");
     return *it;
@@ -53,6 +56,37 @@ class Reader {
   double number(const json& object, const std::string& key, const std::string& path) const {
     return finite_number(member(object, key, path), path + key);
   }
+  // `path` names the object with a trailing '.', as the other accessors take it: "metrics[3]."
+  void expect_object(const json& value, const std::string& path) const {
+    if (!value.is_object()) {
+      throw InputError(source_, path.empty() ? "" : path.substr(0, path.size() - 1),
+                       "expected an object, found " + std::string(value.type_name()));
+    }
+  }
+  // Optional members: `fallback` when absent, an InputError naming the field when of the wrong type.
+  std::string optional_string(const json& object, const std::string& key, const std::string& path) const {
+    if (!object.contains(key)) return "";
+    const json& value = object.at(key);
+    if (!value.is_string()) throw InputError(source_, path + key, "expected a string, found " + std::string(value.type_name()));
+    return value.get<std::string>();
+  }
+  bool optional_bool(const json& object, const std::string& key, const std::string& path) const {
+    if (!object.contains(key)) return false;
+    const json& value = object.at(key);
+    if (!value.is_boolean()) throw InputError(source_, path + key, "expected true or false, found " + value.dump());
+    return value.get<bool>();
+  }
+  double optional_number(const json& object, const std::string& key, const std::string& path) const {
+    return object.contains(key) ? number(object, key, path) : 0.0;
+  }
+  int integer(const json& value, const std::string& path, long long lowest, long long highest) const {
+    // An unsigned value past LLONG_MAX reads as negative, so it fails the range too.
+    if (!value.is_number_integer() || value.get<long long>() < lowest || value.get<long long>() > highest) {
+      throw InputError(source_, path, "expected a whole number from " + std::to_string(lowest) + " to " +
+                                          std::to_string(highest) + ", found " + value.dump());
+    }
+    return static_cast<int>(value.get<long long>());
+  }
   const json& array(const json& object, const std::string& key, const std::string& path) const {
     const json& value = member(object, key, path);
     if (!value.is_array()) throw InputError(source_, path + key, "expected an array");
@@ -70,11 +104,7 @@ Metric metric_from_json(const Reader& r, const json& j, const std::string& path)
   m.benchmark = r.string(j, "benchmark", path);
   m.family = r.string(j, "family", path);
   const json& device = r.member(j, "device", path);
-  if (device.is_number_integer()) {
-    m.device = device.get<int>();
-  } else if (!device.is_null()) {
-    throw InputError(r.source(), path + "device", "expected a GPU index or null");
-  }
+  if (!device.is_null()) m.device = r.integer(device, path + "device", 0, kLargestGpuIndex);
   m.value = r.number(j, "value", path);
   m.unit = r.string(j, "unit", path);
   const auto better = parse_better(r.string(j, "better", path));
@@ -83,10 +113,15 @@ Metric metric_from_json(const Reader& r, const json& j, const std::string& path)
   const json& samples = r.array(j, "samples", path);
   if (samples.empty()) throw InputError(r.source(), path + "samples", "no samples");
   for (std::size_t i = 0; i < samples.size(); ++i) {
-    m.samples.push_back(r.finite_number(samples[i], path + "samples[" + std::to_string(i) + "]"));
+    const std::string sample_path = path + "samples[" + std::to_string(i) + "]";
+    m.samples.push_back(r.finite_number(samples[i], sample_path));
+    if (m.samples.back() < 0) throw InputError(r.source(), sample_path, "negative; every gpubench figure is >= 0");
   }
   if (m.value < 0) throw InputError(r.source(), path + "value", "negative (" + std::to_string(m.value) + "); every gpubench figure is >= 0");
   m.statistics = summarize(m.samples);
+  if (!std::isfinite(m.statistics.mean) || !std::isfinite(m.statistics.stddev)) {
+    throw InputError(r.source(), path + "samples", "too large to summarise (the mean or deviation overflows)");
+  }
   if (j.contains("peak")) m.peak = r.number(j, "peak", path);
   // Nothing measures 50 % past the theoretical peak of its device: such a value is a corrupt file or a bug.
   if (m.peak && *m.peak > 0 && m.better == Better::Higher && m.value > 1.5 * *m.peak) {
@@ -96,8 +131,9 @@ Metric metric_from_json(const Reader& r, const json& j, const std::string& path)
   if (j.contains("efficiency")) m.efficiency = r.number(j, "efficiency", path);
   if (j.contains("telemetry")) {
     const json& t = j.at("telemetry");
+    r.expect_object(t, path + "telemetry.");
     if (t.contains("sm_clock_mhz")) m.sm_clock_mhz = r.number(t, "sm_clock_mhz", path + "telemetry.");
-    m.throttled = t.value("throttled", false);
+    m.throttled = r.optional_bool(t, "throttled", path + "telemetry.");
   }
   if (j.contains("params") && j.at("params").is_object()) {
     for (const auto& [key, value] : j.at("params").items()) {
@@ -204,41 +240,52 @@ ResultsDocument read_results_document(const json& j, const std::string& source) 
   const json& run = r.member(j, "run", "");
   d.run.id = r.string(run, "id", "run.");
   d.run.started_at = r.string(run, "started_at", "run.");
-  d.run.finished_at = run.value("finished_at", "");
+  d.run.finished_at = r.optional_string(run, "finished_at", "run.");
   d.run.host = r.string(run, "host", "run.");
   d.run.gpubench_version = r.string(run, "gpubench_version", "run.");
-  d.run.git_revision = run.value("git_revision", "");
+  d.run.git_revision = r.optional_string(run, "git_revision", "run.");
   if (run.contains("command_line") && run.at("command_line").is_array()) {
     for (const json& arg : run.at("command_line")) d.run.command_line.push_back(arg.is_string() ? arg.get<std::string>() : arg.dump());
   }
-  d.run.suite = run.value("suite", "");
+  d.run.suite = r.optional_string(run, "suite", "run.");
   if (run.contains("devices") && run.at("devices").is_array()) {
-    for (const json& dev : run.at("devices")) {
-      if (!dev.is_number_integer()) throw InputError(source, "run.devices", "expected GPU indices");
-      d.run.devices.push_back(dev.get<int>());
+    const json& devices = run.at("devices");
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+      d.run.devices.push_back(r.integer(devices[i], "run.devices[" + std::to_string(i) + "]", 0, kLargestGpuIndex));
     }
   }
-  d.run.interrupted = run.value("interrupted", false);
+  d.run.interrupted = r.optional_bool(run, "interrupted", "run.");
   d.environment = r.member(j, "environment", "");
   check_environment(source, d.environment);
   if (j.contains("families") && j.at("families").is_array()) {
     const json& families = j.at("families");
     for (std::size_t i = 0; i < families.size(); ++i) {
       const json& f = families[i];
-      if (!f.is_object()) throw InputError(source, "families[" + std::to_string(i) + "]", "expected an object");
-      d.families.push_back({f.value("family", ""), f.value("status", ""), f.value("seconds", 0.0), f.value("exit_code", 0),
+      const std::string path = "families[" + std::to_string(i) + "].";
+      r.expect_object(f, path);
+      d.families.push_back({r.optional_string(f, "family", path), r.optional_string(f, "status", path),
+                            r.optional_number(f, "seconds", path),
+                            f.contains("exit_code") ? r.integer(f.at("exit_code"), path + "exit_code", INT_MIN, INT_MAX) : 0,
                             f.value("telemetry", json::object())});
     }
   }
   const json& metrics = r.array(j, "metrics", "");
+  std::map<std::string, std::size_t> first_with_id;
   for (std::size_t i = 0; i < metrics.size(); ++i) {
     d.metrics.push_back(metric_from_json(r, metrics[i], "metrics[" + std::to_string(i) + "]."));
+    // A second value for one id would hide the first from every verdict: which one is the measurement?
+    const auto [first, unique] = first_with_id.emplace(d.metrics.back().id, i);
+    if (!unique) {
+      throw InputError(source, "metrics[" + std::to_string(i) + "].id",
+                       "'" + d.metrics.back().id + "' is also metrics[" + std::to_string(first->second) + "].id",
+                       "each metric appears once; the file was edited or merged by hand");
+    }
   }
   const json& failures = r.array(j, "failures", "");
   for (std::size_t i = 0; i < failures.size(); ++i) {
     const std::string path = "failures[" + std::to_string(i) + "].";
-    d.failures.push_back({r.string(failures[i], "benchmark", path), failures[i].value("family", ""),
-                          r.string(failures[i], "reason", path), failures[i].value("advice", "")});
+    d.failures.push_back({r.string(failures[i], "benchmark", path), r.optional_string(failures[i], "family", path),
+                          r.string(failures[i], "reason", path), r.optional_string(failures[i], "advice", path)});
   }
   if (j.contains("confirmations")) {  // absent from documents that no `check --confirm` touched
     const json& confirmations = r.array(j, "confirmations", "");
@@ -255,7 +302,18 @@ ResultsDocument read_results_document(const json& j, const std::string& source) 
   }
   if (j.contains("stress")) d.stress = j.at("stress");
   if (j.contains("skipped") && j.at("skipped").is_array()) {
-    for (const json& s : j.at("skipped")) d.skipped.push_back({s.value("benchmark", ""), s.value("family", ""), s.value("reason", "")});
+    const json& skipped = j.at("skipped");
+    for (std::size_t i = 0; i < skipped.size(); ++i) {
+      const std::string path = "skipped[" + std::to_string(i) + "].";
+      r.expect_object(skipped[i], path);
+      d.skipped.push_back({r.optional_string(skipped[i], "benchmark", path), r.optional_string(skipped[i], "family", path),
+                           r.optional_string(skipped[i], "reason", path)});
+    }
+  }
+  if (d.metrics.empty() && d.failures.empty() && d.skipped.empty()) {
+    throw InputError(source, "metrics", "empty, and nothing failed or was skipped: the run measured nothing",
+                     d.run.interrupted ? "it was interrupted before any benchmark finished; run it again"
+                                       : "was its --filter matching nothing? run it again");
   }
   return d;
 }

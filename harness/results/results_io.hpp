@@ -1,6 +1,7 @@
 #pragma once
-// Reading and writing results documents. Writes go to a temporary file beside the target, which is then
-// renamed over it, so a reader never sees half a document and an interrupted write loses nothing.
+// Reading and writing results documents. Writes go to a temporary file beside the target, which is flushed to
+// disk and then renamed over it, so a reader never sees half a document and a failed write loses nothing.
+#include <cstddef>
 #include <functional>
 #include <ostream>
 #include <string>
@@ -10,15 +11,33 @@
 
 namespace gpubench {
 
-// Throws InputError (file, field, advice) on a missing, unparsable or invalid file.
+// Limits on what a reader accepts, so that a damaged or hostile file is an InputError, not a crash or a hang.
+// Nesting: gpubench documents nest 6 deep; nlohmann/json copies and prints recursively, so 100,000 nested
+// arrays overflow the stack. Size: a stress run keeps one telemetry row per GPU per second (about 150 bytes
+// as written), so a week on 8 GPUs is about 0.7 GiB; the parsed document takes a few times its text.
+inline constexpr int kDeepestJsonNesting = 64;
+inline constexpr std::size_t kLargestJsonFile = std::size_t{1} << 30;
+
+// Throws InputError (file, field, advice) on a missing, unparsable or invalid file, and on anything that is
+// not a regular file (a FIFO would block, /dev/zero never ends).
 ResultsDocument read_results_file(const std::string& path);
 nlohmann::json read_json_file(const std::string& path);
+// The text of a JSON document read from `source` (a file name, for messages), with the same limits.
+nlohmann::json parse_json_text(const std::string& text, const std::string& source);
+// The bytes of a regular file of at most kLargestJsonFile bytes; InputError otherwise.
+std::string read_regular_file(const std::string& path);
 
-// The *.json files directly in `directory`, sorted. Throws InputError when it cannot be read.
-std::vector<std::string> json_files_in(const std::string& directory);
+// A document's "schema": "" when it has none (not a gpubench document); InputError when it is not a string.
+std::string document_schema(const nlohmann::json& document, const std::string& source);
 
-// Writes what `write` produces to `path` through a temporary file and a rename; the temporary file is removed
-// when anything fails. Throws std::runtime_error naming the path.
+// The *.json regular files directly in `directory`, sorted. Entries that are not regular files (FIFOs,
+// devices, directories, dangling links) are left out, each with the reason in `left_out` when given.
+// Throws InputError when the directory cannot be read.
+std::vector<std::string> json_files_in(const std::string& directory, std::vector<std::string>* left_out = nullptr);
+
+// Writes what `write` produces to `path` through a temporary file in the same folder: written, fsync'ed,
+// renamed over `path`, and the folder fsync'ed. When `path` is a symbolic link the file it points to is
+// replaced and the link kept. Nothing is left behind when anything fails. Throws OutputError naming the path.
 void write_text_atomically(const std::string& path, const std::function<void(std::ostream&)>& write);
 void write_json_atomically(const nlohmann::json& json, const std::string& path);
 

@@ -7,6 +7,7 @@
 
 #include "harness/baseline/gating.hpp"
 #include "harness/baseline/machine_kind.hpp"
+#include "harness/results/input_error.hpp"
 #include "harness/results/statistics.hpp"
 
 namespace gpubench {
@@ -108,6 +109,13 @@ CheckReport check_against_baseline(const ResultsDocument& results, const std::st
     const auto m = measured.find(id);
     if (m != measured.end()) {
       report.verdicts.push_back(judge_metric(*m->second, id, expected));
+      // Each file passes its own checks, but a tiny expectation against a huge value still overflows.
+      if (!std::isfinite(report.verdicts.back().change) || !std::isfinite(report.verdicts.back().noise)) {
+        throw InputError(results_path, "metrics: " + id, "a value of " + significant(m->second->value) + " against " +
+                                                             significant(expected.expected) + " expected by " + baseline_path +
+                                                             " is not a finite relative change",
+                         "one of the two files was edited or damaged");
+      }
       continue;
     }
     MetricVerdict v;

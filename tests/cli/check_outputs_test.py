@@ -305,5 +305,112 @@ class OtherCommands(unittest.TestCase):
             self.assertEqual(change["first_run_after"], "night-06")
 
 
+class Hardening(unittest.TestCase):
+    """Bad inputs exit 2 naming the file, never crash or hang; an output never destroys an input."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="gpubench-hardening-")
+        self.baseline = os.path.join(CHECK, "baseline.json")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def copy(self, name, source=None):
+        path = os.path.join(self.tmp, name)
+        shutil.copyfile(source or os.path.join(CHECK, name), path)
+        return path
+
+    def assert_rejected(self, result, *words):
+        self.assertEqual(result.returncode, 2, result.stdout + result.stderr)
+        for word in words:
+            self.assertIn(word, result.stderr)
+
+    def test_deep_nesting_exits_two_instead_of_crashing(self):
+        doc = json.load(open(os.path.join(DATA, "results_h200x1_memory_only.json")))
+        doc["metrics"][0]["params"]["x"] = "DEEP"
+        path = os.path.join(self.tmp, "deep.json")
+        with open(path, "w") as f:
+            f.write(json.dumps(doc).replace('"DEEP"', "[" * 100000 + "]" * 100000))
+        self.assert_rejected(run("check", path, "--baseline", self.baseline), "deep.json", "nested more than 64 deep")
+
+    def test_a_fifo_is_refused_not_waited_on(self):
+        fifo = os.path.join(self.tmp, "fifo.json")
+        os.mkfifo(fifo)
+        self.assert_rejected(run("check", fifo, "--baseline", self.baseline), "fifo.json", "FIFO")
+        self.assert_rejected(run("check", os.path.join(CHECK, "healthy_1.json"), "--baseline", "/dev/zero"),
+                             "/dev/zero", "character device")
+
+    def test_number_overflow_names_the_file(self):
+        text = open(os.path.join(CHECK, "healthy_1.json")).read()
+        path = os.path.join(self.tmp, "overflow.json")
+        with open(path, "w") as f:
+            f.write(re.sub(r'"value": [0-9.e+]+', '"value": 1e999', text, count=1))
+        self.assert_rejected(run("check", path, "--baseline", self.baseline), "overflow.json", "number overflow")
+
+    def test_history_folder(self):
+        for i in (1, 2, 3):
+            self.copy(f"healthy_{i}.json")
+        os.mkfifo(os.path.join(self.tmp, "pipe.json"))
+        result = run("history", self.tmp, "--json")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("skipping " + os.path.join(self.tmp, "pipe.json") + ": is a FIFO", result.stderr)
+        self.assertEqual(json.loads(result.stdout)["runs"], 3)
+        for schema in (5, None):
+            doc = json.load(open(os.path.join(CHECK, "healthy_1.json")))
+            doc["schema"] = schema
+            with open(os.path.join(self.tmp, "odd.json"), "w") as f:
+                json.dump(doc, f)
+            self.assert_rejected(run("history", self.tmp), "odd.json", "'schema'")
+        self.assert_rejected(run("history", CHECK, "--significance", "nan"), "--significance", "finite")
+
+    def test_baseline_fields_of_the_wrong_type_exit_two(self):
+        good = json.load(open(self.baseline))
+        for key, value in (("created_at", None), ("description", 5), ("gpubench_version", None)):
+            doc = dict(good, **{key: value})
+            path = os.path.join(self.tmp, "b.json")
+            with open(path, "w") as f:
+                json.dump(doc, f)
+            self.assert_rejected(run("check", os.path.join(CHECK, "healthy_1.json"), "--baseline", path), "b.json", f"'{key}'")
+
+    def test_an_output_that_names_an_input_is_refused(self):
+        runs = [self.copy(f"healthy_{i}.json") for i in (1, 2, 3)]
+        before = open(runs[0]).read()
+        self.assert_rejected(run("baseline", "create", *runs, "-o", runs[0]), "--output", "is the input")
+        via_dots = os.path.join(self.tmp, "..", os.path.basename(self.tmp), "healthy_1.json")
+        self.assert_rejected(run("check", runs[0], "--baseline", self.baseline, "--junit", via_dots), "--junit", "is the input")
+        baseline = self.copy("baseline.json")
+        self.assert_rejected(run("check", runs[0], "--baseline", baseline, "--markdown", baseline), "--markdown")
+        same = os.path.join(self.tmp, "report")
+        self.assert_rejected(run("check", runs[0], "--baseline", baseline, "--junit", same, "--markdown", same), "--markdown")
+        self.assertEqual(open(runs[0]).read(), before)
+        self.assertEqual(sorted(os.listdir(self.tmp)), ["baseline.json", "healthy_1.json", "healthy_2.json", "healthy_3.json"])
+
+    def test_a_failed_write_exits_two_naming_the_path_and_leaves_nothing(self):
+        runs = [os.path.join(CHECK, f"healthy_{i}.json") for i in (1, 2, 3)]
+        missing = os.path.join(self.tmp, "no-such-folder", "b.json")
+        self.assert_rejected(run("baseline", "create", *runs, "-o", missing), missing, "no folder")
+        folder = os.path.join(self.tmp, "a-folder")
+        os.mkdir(folder)
+        self.assert_rejected(run("check", runs[0], "--baseline", self.baseline, "--junit", folder), folder, "is a directory")
+        if os.geteuid() != 0:  # root writes into a read-only folder regardless
+            locked = os.path.join(self.tmp, "locked")
+            os.mkdir(locked, 0o500)
+            self.assert_rejected(run("baseline", "create", *runs, "-o", os.path.join(locked, "b.json")), "locked")
+        self.assertEqual(sorted(os.listdir(self.tmp)), sorted(["a-folder"] + (["locked"] if os.geteuid() != 0 else [])))
+        self.assertEqual(os.listdir(folder), [])
+
+    def test_output_onto_a_symlink_writes_through_it(self):
+        runs = [os.path.join(CHECK, f"healthy_{i}.json") for i in (1, 2, 3)]
+        target = os.path.join(self.tmp, "shared", "b.json")
+        os.mkdir(os.path.dirname(target))
+        link = os.path.join(self.tmp, "b.json")
+        os.symlink(os.path.join("shared", "b.json"), link)
+        result = run("baseline", "create", *runs, "-o", link)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertTrue(os.path.islink(link))
+        self.assertEqual(json.load(open(target))["schema"], "gpubench.baseline/1")
+        self.assertEqual(os.listdir(os.path.dirname(target)), ["b.json"])
+
+
 if __name__ == "__main__":
     unittest.main(argv=[sys.argv[0], "-v"])

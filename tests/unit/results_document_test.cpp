@@ -146,8 +146,8 @@ TEST(ResultsDocument, RejectsBadDocumentsNamingTheField) {
   d["families"] = {3};
   expect_rejected(d, "families[0]");
   d = good;
-  d["run"]["suite"] = 5;  // a field only read with a default: still named by its file
-  expect_rejected(d, "wrong type");
+  d["run"]["suite"] = 5;  // a field only read with a default: still named, with its file
+  expect_rejected(d, "run.suite");
 }
 
 TEST(ResultsDocument, TruncatedFileIsRejectedWithItsName) {

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "benchmarks/common/benchmark_failure.hpp"
 #include "benchmarks/common/cuda_check.hpp"
 #include "benchmarks/common/device_buffer.hpp"
 #include "benchmarks/common/event_timer.hpp"
@@ -118,7 +119,8 @@ std::optional<std::string> memory_shortfall(std::size_t bytes) {
   const std::string needs = "needs " + std::to_string((bytes + kHeadroom) >> 20) + " MiB of device memory, ";
   if (total_bytes < bytes + kHeadroom) return needs + "the GPU has " + std::to_string(total_bytes >> 20) + " MiB";
   if (free_bytes < bytes + kHeadroom) {
-    throw std::runtime_error(needs + std::to_string(free_bytes >> 20) + " MiB free; stop other processes on this GPU");
+    throw BenchmarkFailure(FailureKind::OutOfMemory, needs + std::to_string(free_bytes >> 20) +
+                                                            " MiB free; stop other processes on this GPU");
   }
   return std::nullopt;
 }
@@ -179,7 +181,7 @@ void run_gemm(benchmark::State& state, const BenchmarkContext& context, const Be
 
   const GemmCheck check = gemm.verify(stream.get());
   if (check.wrong > 0) {
-    fail_benchmark(state, "verification failed: " + std::string(precision_name(precision)) + " " + shape_name(shape) +
+    fail_benchmark(state, FailureKind::WrongResult, "verification failed: " + std::string(precision_name(precision)) + " " + shape_name(shape) +
                               (burst ? " burst" : "") + ": " + check.summary());
     return;
   }
@@ -238,7 +240,7 @@ void run_tensor_core_speedup(benchmark::State& state, const BenchmarkContext& co
   const GemmCheck tf32_check = tf32.verify(stream.get());
   for (const auto& [name, check] : {std::pair{"fp32", &fp32_check}, std::pair{"tf32", &tf32_check}}) {
     if (check->wrong > 0) {
-      fail_benchmark(state, std::string("verification failed: ") + name + " " + shape_name(shape) + ": " + check->summary());
+      fail_benchmark(state, FailureKind::WrongResult, std::string("verification failed: ") + name + " " + shape_name(shape) + ": " + check->summary());
       return;
     }
   }

@@ -113,7 +113,7 @@ void run_plain(benchmark::State& state, const BenchmarkContext& context, const B
   report_clocks(state, context, device);
   const std::string wrong = check_counter(counter, launched, stream.get());
   if (!wrong.empty()) {
-    fail_benchmark(state, wrong);
+    fail_benchmark(state, FailureKind::WrongResult, wrong);
     return;
   }
   const std::string how = sync == PlainSync::End ? "plain launches, cudaStreamSynchronize after the last"
@@ -139,7 +139,7 @@ void run_graph_replay(benchmark::State& state, const BenchmarkContext& context, 
   report_clocks(state, context, device);
   const std::string wrong = check_counter(counter, launched, stream.get());
   if (!wrong.empty()) {
-    fail_benchmark(state, wrong);
+    fail_benchmark(state, FailureKind::WrongResult, wrong);
     return;
   }
   report_figure(state, times.median_seconds() / count * 1e6, std::nullopt,
@@ -167,7 +167,7 @@ void run_graph_instantiate(benchmark::State& state, const BenchmarkContext& cont
   time_graph(CudaGraphExec(graph), stream.get());
   const std::string wrong = check_counter(counter, 2ull * count, stream.get());
   if (!wrong.empty()) {
-    fail_benchmark(state, wrong);
+    fail_benchmark(state, FailureKind::WrongResult, wrong);
     return;
   }
   FigureLabel label{"time_per_graph", "us", Better::Lower, device.index, {}};
@@ -201,7 +201,7 @@ void run_graph_speedup(benchmark::State& state, const BenchmarkContext& context,
   report_clocks(state, context, device);
   const std::string wrong = check_counter(counter, launched, stream.get());
   if (!wrong.empty()) {
-    fail_benchmark(state, wrong);
+    fail_benchmark(state, FailureKind::WrongResult, wrong);
     return;
   }
   const double plain = plain_times.median_seconds();

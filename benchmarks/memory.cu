@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "benchmarks/common/benchmark_failure.hpp"
 #include "benchmarks/common/cuda_check.hpp"
 #include "benchmarks/common/device_buffer.hpp"
 #include "benchmarks/common/device_peaks.hpp"
@@ -41,7 +42,7 @@ void require_free_memory(std::size_t bytes) {
   std::size_t total_bytes = 0;
   GPUBENCH_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   if (free_bytes < bytes + (std::size_t{256} << 20)) {
-    throw std::runtime_error("needs " + std::to_string(bytes >> 20) + " MiB of device memory, " +
+    throw BenchmarkFailure(FailureKind::OutOfMemory, "needs " + std::to_string(bytes >> 20) + " MiB of device memory, " +
                              std::to_string(free_bytes >> 20) + " MiB free; stop other processes on this GPU");
   }
 }
@@ -146,7 +147,7 @@ void run_stream(benchmark::State& state, const BenchmarkContext& context, const 
   GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(&wrong, mismatches.get(), sizeof(wrong), cudaMemcpyDeviceToHost, stream.get()));
   stream.synchronize();
   if (wrong != 0) {
-    fail_benchmark(state, std::string("verification failed: ") + std::to_string(wrong) + " wrong output elements of " +
+    fail_benchmark(state, FailureKind::WrongResult, std::string("verification failed: ") + std::to_string(wrong) + " wrong output elements of " +
                               std::to_string(count) + " after " + kernels::stream_op_name(op));
     return;
   }
@@ -186,7 +187,7 @@ void run_memcpy_d2d(benchmark::State& state, const BenchmarkContext& context, co
   GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(&wrong, mismatches.get(), sizeof(wrong), cudaMemcpyDeviceToHost, stream.get()));
   stream.synchronize();
   if (wrong != 0) {
-    fail_benchmark(state, "verification failed: " + std::to_string(wrong) + " differing 8-byte words after cudaMemcpy");
+    fail_benchmark(state, FailureKind::WrongResult, "verification failed: " + std::to_string(wrong) + " differing 8-byte words after cudaMemcpy");
     return;
   }
   FigureLabel label{"bandwidth", "GB/s", Better::Higher, device.index, {}};

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "benchmarks/common/copy_gate.hpp"
+#include "benchmarks/common/benchmark_failure.hpp"
 #include "benchmarks/common/cuda_check.hpp"
 #include "benchmarks/common/families.hpp"
 #include "benchmarks/common/registry.hpp"
@@ -153,14 +154,14 @@ void run_allreduce(benchmark::State& state, const BenchmarkContext& context, Ncc
     }
     session.debug_log().skip_new_text();
     if (gate.timed_out()) {
-      throw std::runtime_error("a timing gate gave up waiting, so the calls started before the clock: NCCL waited for "
+      throw BenchmarkFailure(FailureKind::GateTimeout, "a timing gate gave up waiting, so the calls started before the clock: NCCL waited for "
                                "the GPU while enqueuing the all-reduce");
     }
     report_clocks_of_all(state, context, devices);
 
     const std::string wrong = describe_mismatches(bench.check(), bench.count());
     if (!wrong.empty()) {
-      fail_benchmark(state, wrong);
+      fail_benchmark(state, FailureKind::WrongResult, wrong);
       return;
     }
     AllReduceMeasurement measurement;

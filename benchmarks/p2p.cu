@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "benchmarks/common/copy_gate.hpp"
+#include "benchmarks/common/benchmark_failure.hpp"
 #include "benchmarks/common/cuda_check.hpp"
 #include "benchmarks/common/cuda_event.hpp"
 #include "benchmarks/common/device_buffer.hpp"
@@ -289,13 +290,18 @@ FigureLabel bandwidth_label(const BenchmarkContext& context, const BenchmarkDevi
   return label;
 }
 
-// Empty when the gate opened in time and every destination holds what its source held; otherwise why not.
-std::string verification_problem(const CopyGate& gate, std::initializer_list<const Transfer*> transfers, const std::string& how) {
-  if (gate.timed_out()) return "the copy gate timed out before the host opened it; the timing is void";
-  for (const Transfer* transfer : transfers) {
-    if (const unsigned long long wrong = transfer->count_mismatches(); wrong != 0) return transfer->mismatch_reason(wrong, how);
+// Nothing when the gate opened in time and every destination holds what its source held; otherwise the failure.
+std::optional<BenchmarkFailure> verification_problem(const CopyGate& gate, std::initializer_list<const Transfer*> transfers,
+                                                     const std::string& how) {
+  if (gate.timed_out()) {
+    return BenchmarkFailure(FailureKind::GateTimeout, "the copy gate timed out before the host opened it; the timing is void");
   }
-  return "";
+  for (const Transfer* transfer : transfers) {
+    if (const unsigned long long wrong = transfer->count_mismatches(); wrong != 0) {
+      return BenchmarkFailure(FailureKind::WrongResult, transfer->mismatch_reason(wrong, how));
+    }
+  }
+  return std::nullopt;
 }
 
 // Copy engine, one way: cudaMemcpyPeerAsync on a stream of A, so A's copy engine pushes into B's memory.
@@ -322,8 +328,8 @@ void run_ce_unidir(benchmark::State& state, const BenchmarkContext& context, con
       },
       [&] { transfer.poison(); });
   report_clocks(state, context, from);
-  if (const std::string problem = verification_problem(gate, {&transfer}, "cudaMemcpyPeerAsync"); !problem.empty()) {
-    fail_benchmark(state, problem);
+  if (const auto problem = verification_problem(gate, {&transfer}, "cudaMemcpyPeerAsync"); problem) {
+    fail_benchmark(state, problem->kind(), problem->what());
     return;
   }
   FigureLabel label = bandwidth_label(context, from, to, bytes, batch, true);
@@ -366,10 +372,10 @@ void run_ce_bidir(benchmark::State& state, const BenchmarkContext& context, cons
         reverse.poison();
       });
   report_clocks(state, context, from);
-  if (const std::string problem =
+  if (const auto problem =
           verification_problem(gate, {&forward, &reverse}, "cudaMemcpyPeerAsync while copying both ways at once");
-      !problem.empty()) {
-    fail_benchmark(state, problem);
+      problem) {
+    fail_benchmark(state, problem->kind(), problem->what());
     return;
   }
   const double moved = static_cast<double>(bytes) * batch * state.iterations();  // per direction
@@ -413,8 +419,8 @@ void run_sm_copy(benchmark::State& state, const BenchmarkContext& context, const
       [&] { transfer.poison(); });
   report_clocks(state, context, from);
   const std::string how = side == SmSide::Write ? "SM stores on " + gpu_name(from.index) : "SM loads on " + gpu_name(to.index);
-  if (const std::string problem = verification_problem(gate, {&transfer}, how); !problem.empty()) {
-    fail_benchmark(state, problem);
+  if (const auto problem = verification_problem(gate, {&transfer}, how); problem) {
+    fail_benchmark(state, problem->kind(), problem->what());
     return;
   }
   FigureLabel label = bandwidth_label(context, from, to, bytes, batch, true);
@@ -475,9 +481,9 @@ void run_staged_host(benchmark::State& state, const BenchmarkContext& context, c
   const PcieLinkState from_link = read_pcie_link(context.nvml, from.nvml);  // while the links are still up to speed
   const PcieLinkState to_link = read_pcie_link(context.nvml, to.nvml);
   report_clocks(state, context, from);
-  if (const std::string problem = verification_problem(gate, {&transfer}, "D2H then H2D through pinned host memory");
-      !problem.empty()) {
-    fail_benchmark(state, problem);
+  if (const auto problem = verification_problem(gate, {&transfer}, "D2H then H2D through pinned host memory");
+      problem) {
+    fail_benchmark(state, problem->kind(), problem->what());
     return;
   }
   FigureLabel label = bandwidth_label(context, from, to, bytes, batch, false);
@@ -588,7 +594,7 @@ void run_latency(benchmark::State& state, const BenchmarkContext& context, const
   for (int i = 0; i < kLocalLaps; ++i) local_ns.push_back(lap(local) * 1e9 / nodes);
   std::sort(local_ns.begin(), local_ns.end());
   if (const std::string error = chase_error(local, "local"); !error.empty()) {
-    fail_benchmark(state, error);
+    fail_benchmark(state, FailureKind::WrongResult, error);
     return;
   }
 
@@ -602,7 +608,7 @@ void run_latency(benchmark::State& state, const BenchmarkContext& context, const
   }
   report_clocks(state, context, from);
   if (const std::string error = chase_error(remote, "remote"); !error.empty()) {
-    fail_benchmark(state, error);
+    fail_benchmark(state, FailureKind::WrongResult, error);
     return;
   }
 

@@ -249,11 +249,11 @@ void run_pinned(benchmark::State& state, const BenchmarkContext& context, const 
   const PcieLinkState link = read_pcie_link(context.nvml, device.nvml);  // while the link is still up to speed
   report_clocks(state, context, device);
   if (gate.timed_out()) {
-    fail_benchmark(state, "the copy gate timed out before the host opened it; the timing is void");
+    fail_benchmark(state, FailureKind::GateTimeout, "the copy gate timed out before the host opened it; the timing is void");
     return;
   }
   if (const unsigned long long wrong = copies.count_mismatches(0); wrong != 0) {
-    fail_benchmark(state, mismatch_reason(wrong, copies.job(0), ""));
+    fail_benchmark(state, FailureKind::WrongResult, mismatch_reason(wrong, copies.job(0), ""));
     return;
   }
   const FigureLabel label = one_gpu_label(device, bytes, batch, locality, binding, copies.job(0).host(), link);
@@ -287,7 +287,7 @@ void run_pageable(benchmark::State& state, const BenchmarkContext& context, cons
   const PcieLinkState link = read_pcie_link(context.nvml, device.nvml);
   report_clocks(state, context, device);
   if (const unsigned long long wrong = job.count_mismatches(stream.get()); wrong != 0) {
-    fail_benchmark(state, mismatch_reason(wrong, job, ""));
+    fail_benchmark(state, FailureKind::WrongResult, mismatch_reason(wrong, job, ""));
     return;
   }
   const FigureLabel label = one_gpu_label(device, bytes, batch, locality, binding, job.host(), link);
@@ -323,12 +323,12 @@ void run_bidirectional(benchmark::State& state, const BenchmarkContext& context,
   const PcieLinkState link = read_pcie_link(context.nvml, device.nvml);
   report_clocks(state, context, device);
   if (gate.timed_out()) {
-    fail_benchmark(state, "the copy gate timed out before the host opened it; the timing is void");
+    fail_benchmark(state, FailureKind::GateTimeout, "the copy gate timed out before the host opened it; the timing is void");
     return;
   }
   for (std::size_t lane = 0; lane < 2; ++lane) {
     if (const unsigned long long wrong = copies.count_mismatches(lane); wrong != 0) {
-      fail_benchmark(state, mismatch_reason(wrong, copies.job(lane), " while copying both ways at once"));
+      fail_benchmark(state, FailureKind::WrongResult, mismatch_reason(wrong, copies.job(lane), " while copying both ways at once"));
       return;
     }
   }
@@ -385,14 +385,14 @@ void run_all_gpus(benchmark::State& state, const BenchmarkContext& context, cons
   for (const BenchmarkDevice& device : devices) links.push_back(read_pcie_link(context.nvml, device.nvml));
   report_clocks_of_all(state, context, devices);
   if (gate.timed_out()) {
-    fail_benchmark(state, "the copy gate timed out before the host opened it; the timing is void");
+    fail_benchmark(state, FailureKind::GateTimeout, "the copy gate timed out before the host opened it; the timing is void");
     return;
   }
   for (std::size_t gpu = 0; gpu < devices.size(); ++gpu) {
     GPUBENCH_CUDA_CHECK(cudaSetDevice(devices[gpu].index));
     for (std::size_t lane = 0; lane < directions.size(); ++lane) {
       if (const unsigned long long wrong = copies[gpu]->count_mismatches(lane); wrong != 0) {
-        fail_benchmark(state, mismatch_reason(wrong, copies[gpu]->job(lane),
+        fail_benchmark(state, FailureKind::WrongResult, mismatch_reason(wrong, copies[gpu]->job(lane),
                                               " on gpu" + std::to_string(devices[gpu].index) + " while all GPUs copied"));
         return;
       }

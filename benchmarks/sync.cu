@@ -183,7 +183,7 @@ void run_device(benchmark::State& state, const BenchmarkContext& context, const 
   report_clocks(state, context, device);
   const std::string wrong = check_smooth(arrays, stream.get());
   if (!wrong.empty()) {
-    fail_benchmark(state, wrong);
+    fail_benchmark(state, FailureKind::WrongResult, wrong);
     return;
   }
   const double kernels_timed = static_cast<double>(state.iterations()) * kLaunchesPerIteration;
@@ -262,7 +262,7 @@ void run_host(benchmark::State& state, const BenchmarkContext& context, const Be
   GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(&got, chain.get(), sizeof got, cudaMemcpyDeviceToHost, stream.get()));
   stream.synchronize();
   if (got != expected) {
-    fail_benchmark(state, "verification failed: after " + std::to_string(steps) +
+    fail_benchmark(state, FailureKind::WrongResult, "verification failed: after " + std::to_string(steps) +
                               " chain steps the device holds " + std::to_string(got) + ", the host expects " +
                               std::to_string(expected) + " (a launch lost, repeated or run out of order)");
     return;

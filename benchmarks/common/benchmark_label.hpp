@@ -4,14 +4,12 @@
 //             sm_clock_mhz and clock_event_reasons (NVML, read as the repetition ends)
 //   label     "figure=bandwidth;unit=GB/s;better=higher;device=0;..." — what the value means, plus
 //             free-form parameters (launch configuration, bytes, ...) kept with the metric.
-// An error message that starts with kSkipPrefix marks a benchmark that cannot run here (not a failure).
+// A run that measured nothing (skipped or failed) has an outcome label instead: benchmarks/common/run_outcome.hpp.
 #include <map>
 #include <optional>
 #include <string>
 
 namespace gpubench {
-
-inline constexpr const char* kSkipPrefix = "skipped: ";
 
 enum class Better { Higher, Lower };
 

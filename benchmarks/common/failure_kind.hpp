@@ -1,8 +1,8 @@
 #pragma once
 // What kind of failure a benchmark, a family or a stress run had: advice is chosen by kind, never from the
-// reason's wording. gpubench-micro sets the kinds up to ImplausibleResult (it reports them in the label of the
-// failed run, see benchmarks/common/run_outcome.hpp); the harness sets the rest. Results documents keep the kind
-// by its name ("wrong_result"); a document older than the field reads as Unknown.
+// reason's wording. gpubench-micro (and gpubench-mpi) set WrongResult to GateTimeout, reported in the label of the
+// failed run (benchmarks/common/run_outcome.hpp); the harness sets the rest. Results documents keep the kind by
+// its name ("wrong_result"); a document older than the field reads as Unknown.
 #include <optional>
 #include <string>
 

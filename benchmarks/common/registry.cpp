@@ -1,9 +1,29 @@
 #include "benchmarks/common/registry.hpp"
 
+#include "benchmarks/common/benchmark_failure.hpp"
 #include "benchmarks/common/cuda_check.hpp"
 #include "benchmarks/common/reporting.hpp"
 
 namespace gpubench {
+namespace {
+
+// The kind of failure an exception out of a benchmark body is: its own when it says, else by the CUDA error it
+// carries; any other call that failed (cuBLAS, NCCL, the benchmark's own setup) is an API error.
+FailureKind failure_kind_of(const std::exception& error) {
+  if (const auto* failure = dynamic_cast<const BenchmarkFailure*>(&error)) return failure->kind();
+  if (const auto* cuda = dynamic_cast<const CudaError*>(&error)) {
+    switch (cuda->status()) {
+      case cudaErrorMemoryAllocation: return FailureKind::OutOfMemory;
+      case cudaErrorNoDevice:
+      case cudaErrorInsufficientDriver: return FailureKind::NoDevice;
+      case cudaErrorECCUncorrectable: return FailureKind::HardwareError;
+      default: return FailureKind::ApiError;
+    }
+  }
+  return FailureKind::ApiError;
+}
+
+}  // namespace
 
 double min_time_seconds(Suite suite) { return suite == Suite::Quick ? 0.1 : 0.5; }
 
@@ -21,7 +41,7 @@ void register_per_device(const BenchmarkContext& context, const std::string& nam
                                      GPUBENCH_CUDA_CHECK(cudaSetDevice(device.index));
                                      body(state, device);
                                    } catch (const std::exception& error) {
-                                     fail_benchmark(state, error.what());
+                                     fail_benchmark(state, failure_kind_of(error), error.what());
                                    }
                                  })
         ->UseManualTime()
@@ -46,7 +66,7 @@ void register_all_devices(const BenchmarkContext& context, const std::string& na
                                  try {
                                    body(state, context.devices);
                                  } catch (const std::exception& error) {
-                                   fail_benchmark(state, error.what());
+                                   fail_benchmark(state, failure_kind_of(error), error.what());
                                  }
                                })
       ->UseManualTime()
@@ -80,7 +100,7 @@ void register_per_pair(const BenchmarkContext& context, const std::string& name,
                                      GPUBENCH_CUDA_CHECK(cudaSetDevice(from.index));
                                      body(state, from, to);
                                    } catch (const std::exception& error) {
-                                     fail_benchmark(state, error.what());
+                                     fail_benchmark(state, failure_kind_of(error), error.what());
                                    }
                                  })
         ->UseManualTime()

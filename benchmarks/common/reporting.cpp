@@ -1,6 +1,7 @@
 #include "benchmarks/common/reporting.hpp"
 
 #include "benchmarks/common/nvml_library.hpp"
+#include "benchmarks/common/run_outcome.hpp"
 
 namespace gpubench {
 
@@ -25,9 +26,13 @@ void report_clocks(benchmark::State& state, const BenchmarkContext& context, con
 }
 
 void skip_benchmark(benchmark::State& state, const std::string& reason) {
-  state.SkipWithError((kSkipPrefix + reason).c_str());
+  state.SetLabel(encode_outcome_label({RunState::Skipped, FailureKind::Unknown}));
+  state.SkipWithError(reason.c_str());
 }
 
-void fail_benchmark(benchmark::State& state, const std::string& reason) { state.SkipWithError(reason.c_str()); }
+void fail_benchmark(benchmark::State& state, FailureKind kind, const std::string& reason) {
+  state.SetLabel(encode_outcome_label({RunState::Failed, kind}));
+  state.SkipWithError(reason.c_str());
+}
 
 }  // namespace gpubench

@@ -7,6 +7,7 @@
 
 #include "benchmarks/common/benchmark_label.hpp"
 #include "benchmarks/common/context.hpp"
+#include "benchmarks/common/failure_kind.hpp"
 
 namespace gpubench {
 
@@ -16,9 +17,11 @@ void report_figure(benchmark::State& state, double value, std::optional<double> 
 // Reads the SM clock and the clock-event (throttle) reasons through NVML, when available.
 void report_clocks(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& device);
 
-// Marks a benchmark that cannot run here (no GPU, unsupported feature): recorded as skipped with the reason.
+// Marks a benchmark that cannot run here (no GPU, unsupported feature): recorded as skipped with the reason
+// (benchmarks/common/run_outcome.hpp says how).
 void skip_benchmark(benchmark::State& state, const std::string& reason);
-// Marks a benchmark that ran and failed (CUDA error, wrong result): recorded as a failure with the reason.
-void fail_benchmark(benchmark::State& state, const std::string& reason);
+// Marks a benchmark that ran and failed (CUDA error, wrong result): recorded as a failure of that kind, with the
+// reason; the harness's advice follows the kind.
+void fail_benchmark(benchmark::State& state, FailureKind kind, const std::string& reason);
 
 }  // namespace gpubench

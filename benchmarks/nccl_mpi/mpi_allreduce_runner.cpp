@@ -22,6 +22,12 @@ MpiAllReduceOutcome not_measured(MpiAllReduceOutcome::Kind kind, std::string rea
   return outcome;
 }
 
+MpiAllReduceOutcome failed(FailureKind failure, std::string reason) {
+  MpiAllReduceOutcome outcome = not_measured(MpiAllReduceOutcome::Kind::Failed, std::move(reason));
+  outcome.failure = failure;
+  return outcome;
+}
+
 }  // namespace
 
 MpiAllReduceRunner::MpiAllReduceRunner(const MpiWorld& world, int device, NcclDebugLog& debug_log, NcclCombination forced,
@@ -133,8 +139,8 @@ MpiAllReduceOutcome MpiAllReduceRunner::run(std::size_t bytes, Placement placeme
     }
     debug_log_.skip_new_text();
     if (world_.max(gate.timed_out() ? 1 : 0) != 0) {
-      return not_measured(Kind::Failed, "a timing gate gave up waiting, so the calls started before the clock: NCCL "
-                                        "waited for the GPU while enqueuing the all-reduce, or a rank was very late");
+      return failed(FailureKind::GateTimeout, "a timing gate gave up waiting, so the calls started before the clock: NCCL "
+                                              "waited for the GPU while enqueuing the all-reduce, or a rank was very late");
     }
 
     const std::vector<RankCheck> mine = bench.check();
@@ -146,7 +152,7 @@ MpiAllReduceOutcome MpiAllReduceRunner::run(std::size_t bytes, Placement placeme
       std::memcpy(checks.data(), gathered.data(), gathered.size());
       wrong = describe_mismatches(checks, bench.count());
     }
-    if (world_.max(wrong.empty() ? 0 : 1) != 0) return not_measured(Kind::Failed, wrong);
+    if (world_.max(wrong.empty() ? 0 : 1) != 0) return failed(FailureKind::WrongResult, wrong);
 
     MpiAllReduceOutcome outcome;
     for (const AllReduceMeasurement& measurement : repetitions) outcome.busbw_samples.push_back(allreduce_busbw_gbps(measurement));

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "benchmarks/common/failure_kind.hpp"
 #include "benchmarks/nccl/allreduce_sweep.hpp"
 #include "benchmarks/nccl/nccl_communicators.hpp"
 #include "benchmarks/nccl/nccl_debug_log.hpp"
@@ -22,6 +23,7 @@ struct MpiAllReduceOutcome {
   enum class Kind { Measured, Skipped, Failed };
   Kind kind = Kind::Measured;
   std::string reason;                 // for Skipped and Failed
+  FailureKind failure = FailureKind::Unknown;  // for Failed
   std::vector<double> busbw_samples;  // GB/s, one per repetition (Measured)
   AllReduceMeasurement median;        // the repetition whose busbw is the median, for the params
 };

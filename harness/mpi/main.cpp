@@ -189,7 +189,7 @@ int run_ranks(const MpiWorld& world, const Options& options, const std::vector<s
         // The other ranks may wait for this one forever: record what is known and end the job.
         std::cerr << "gpubench-mpi: rank " << world.rank() << ": " << name << ": " << error.what() << "\n";
         if (root) {
-          document.failures.push_back({name, "nccl", error.what(), advice_for_failure(error.what())});
+          document.failures.push_back({name, "nccl", FailureKind::ApiError, error.what(), advice_for_failure(FailureKind::ApiError)});
           family.status = "failed";
           family.exit_code = kExitFailed;
           checkpoint(true);
@@ -201,7 +201,7 @@ int run_ranks(const MpiWorld& world, const Options& options, const std::vector<s
       if (outcome.kind == MpiAllReduceOutcome::Kind::Skipped) {
         document.skipped.push_back({name, "nccl", outcome.reason});
       } else if (outcome.kind == MpiAllReduceOutcome::Kind::Failed) {
-        document.failures.push_back({name, "nccl", outcome.reason, advice_for_failure(outcome.reason)});
+        document.failures.push_back({name, "nccl", outcome.failure, outcome.reason, advice_for_failure(outcome.failure)});
         family.status = "failed";
         family.exit_code = kExitFailed;
       } else {

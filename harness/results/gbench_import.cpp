@@ -4,9 +4,11 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <regex>
 #include <type_traits>
 
+#include "benchmarks/common/run_outcome.hpp"
 #include "harness/results/clock_events.hpp"
 #include "harness/results/failure_advice.hpp"
 #include "harness/results/input_error.hpp"
@@ -138,19 +140,27 @@ ImportedBenchmarks import_google_benchmark_json(const json& doc, const std::stri
       reported_error[name] = true;
       const std::string message = member_or(entry, "error_message", member_or<std::string>(entry, "skip_message", "no reason given", source, path),
                                             source, path);
-      const std::string skip_prefix = kSkipPrefix;
-      if (message.rfind(skip_prefix, 0) == 0) {
-        out.skipped.push_back({name, family, message.substr(skip_prefix.size())});
+      // The label says skipped or failed, and the failure's kind; a run without such a label (a gpubench-micro
+      // older than outcomes) is a failure of unknown kind.
+      std::optional<RunOutcome> outcome;
+      try {
+        outcome = decode_outcome_label(member_or<std::string>(entry, "label", "", source, path));
+      } catch (const std::invalid_argument& error) {
+        throw InputError(source, path + "label", error.what());
+      }
+      if (outcome && outcome->state == RunState::Skipped) {
+        out.skipped.push_back({name, family, message});
       } else {
-        out.failures.push_back({name, family, message, advice_for_failure(message)});
+        const FailureKind kind = outcome ? outcome->kind : FailureKind::Unknown;
+        out.failures.push_back({name, family, kind, message, advice_for_failure(kind)});
       }
       continue;
     }
     if (!entry.contains("value")) {
       if (reported_error[name]) continue;
       reported_error[name] = true;
-      out.failures.push_back({name, family, "the benchmark reported no value (a gpubench-micro bug)",
-                              "report it with the family's log"});
+      out.failures.push_back({name, family, FailureKind::NoValue, "the benchmark reported no value (a gpubench-micro bug)",
+                              advice_for_failure(FailureKind::NoValue)});
       continue;
     }
     FigureLabel label;
@@ -194,7 +204,7 @@ ImportedBenchmarks import_google_benchmark_json(const json& doc, const std::stri
     if (negative != m.samples.end() || !std::isfinite(m.statistics.mean) || !std::isfinite(m.statistics.stddev)) {
       const std::string reason = "implausible result: a repetition measured " +
                                  json(negative != m.samples.end() ? *negative : m.statistics.max).dump() + " " + m.unit;
-      out.failures.push_back({name, family, reason, advice_for_failure(reason)});
+      out.failures.push_back({name, family, FailureKind::ImplausibleResult, reason, advice_for_failure(FailureKind::ImplausibleResult)});
       continue;
     }
     m.value = m.statistics.median;
@@ -212,7 +222,7 @@ ImportedBenchmarks import_google_benchmark_json(const json& doc, const std::stri
       const std::string reason = "implausible result: " + std::to_string(m.value) + " " + m.unit +
                                  " is more than 1.5 times the theoretical peak (" + std::to_string(*m.peak) +
                                  "), so the timing or the byte or FLOP count is wrong";
-      out.failures.push_back({name, family, reason, advice_for_failure(reason)});
+      out.failures.push_back({name, family, FailureKind::ImplausibleResult, reason, advice_for_failure(FailureKind::ImplausibleResult)});
       continue;
     }
     out.metrics.push_back(std::move(m));

@@ -207,7 +207,8 @@ json to_json(const ResultsDocument& d) {
   for (const Metric& m : d.metrics) metrics.push_back(metric_json(m));
   json failures = json::array();
   for (const Failure& f : d.failures) {
-    failures.push_back({{"benchmark", f.benchmark}, {"family", f.family}, {"reason", f.reason}, {"advice", f.advice}});
+    failures.push_back({{"benchmark", f.benchmark}, {"family", f.family}, {"kind", to_string(f.kind)}, {"reason", f.reason},
+                        {"advice", f.advice}});
   }
   json skipped = json::array();
   for (const Skip& s : d.skipped) skipped.push_back({{"benchmark", s.benchmark}, {"family", s.family}, {"reason", s.reason}});
@@ -284,7 +285,15 @@ ResultsDocument read_results_document(const json& j, const std::string& source) 
   const json& failures = r.array(j, "failures", "");
   for (std::size_t i = 0; i < failures.size(); ++i) {
     const std::string path = "failures[" + std::to_string(i) + "].";
-    d.failures.push_back({r.string(failures[i], "benchmark", path), r.optional_string(failures[i], "family", path),
+    // A document older than the kinds has none: its failures read as of unknown kind, with the advice they carry.
+    FailureKind kind = FailureKind::Unknown;
+    if (failures[i].contains("kind")) {
+      const std::string name = r.string(failures[i], "kind", path);
+      const auto parsed = parse_failure_kind(name);
+      if (!parsed) throw InputError(r.source(), path + "kind", "unknown failure kind '" + name + "'");
+      kind = *parsed;
+    }
+    d.failures.push_back({r.string(failures[i], "benchmark", path), r.optional_string(failures[i], "family", path), kind,
                           r.string(failures[i], "reason", path), r.optional_string(failures[i], "advice", path)});
   }
   if (j.contains("confirmations")) {  // absent from documents that no `check --confirm` touched

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "benchmarks/common/benchmark_label.hpp"
+#include "benchmarks/common/failure_kind.hpp"
 #include "harness/results/statistics.hpp"
 
 namespace gpubench {
@@ -36,6 +37,7 @@ struct Metric {
 struct Failure {
   std::string benchmark;  // or the family variant (memory, nccl.ring_simple) when it failed as a whole
   std::string family;
+  FailureKind kind = FailureKind::Unknown;  // what the advice follows
   std::string reason;
   std::string advice;  // what to try
 };

@@ -30,9 +30,9 @@ std::string family_label(const FamilySpec& family, const FamilyVariant& variant)
   return variant.name.empty() ? family.name : family.name + "." + variant.name;
 }
 
-void record_family_failure(ResultsDocument& document, const std::string& label, const std::string& family,
+void record_family_failure(ResultsDocument& document, const std::string& label, const std::string& family, FailureKind kind,
                            const std::string& reason) {
-  document.failures.push_back({label, family, reason, advice_for_failure(reason)});
+  document.failures.push_back({label, family, kind, reason, advice_for_failure(kind)});
 }
 
 // A family variant that failed part-way leaves the benchmarks it had not reached without any result. Each gets a
@@ -45,7 +45,7 @@ void record_unfinished_benchmarks(ResultsDocument& document, const std::vector<s
   for (const Skip& s : document.skipped) finished.insert(s.benchmark);
   for (const std::string& name : planned) {
     if (finished.count(name) == 0) {
-      document.failures.push_back({name, cause.family, "not measured: " + cause.benchmark + " failed", cause.advice});
+      document.failures.push_back({name, cause.family, cause.kind, "not measured: " + cause.benchmark + " failed", cause.advice});
     }
   }
 }
@@ -87,7 +87,7 @@ void run_benchmarks(const RunOptions& options, const std::vector<TelemetrySample
         // Unfiltered, every family of the suite has benchmarks; none means its name and gpubench-micro's
         // benchmark names disagree, which must not pass as a family that simply was not run.
         const std::string label = family_label(family, variant);
-        record_family_failure(document, label, family.name,
+        record_family_failure(document, label, family.name, FailureKind::CatalogueMismatch,
                               "gpubench-micro lists no benchmark named " + family.name + "/...: its benchmarks and "
                               "the family catalogue (benchmarks/catalogue.cpp) disagree");
         document.families.push_back({label, "failed", 0, 0, nlohmann::json::object()});
@@ -134,27 +134,30 @@ void run_benchmarks(const RunOptions& options, const std::vector<TelemetrySample
         for (Skip& s : imported.skipped) document.skipped.push_back(std::move(s));
       }
     } catch (const InputError& error) {
-      record_family_failure(document, label, family.name, std::string("unreadable benchmark output: ") + error.what());
+      record_family_failure(document, label, family.name, FailureKind::UnreadableOutput, std::string("unreadable benchmark output: ") + error.what());
       run.status = "failed";
     }
     if (!outcome.launch_error.empty()) {
       run.status = "failed";
-      record_family_failure(document, label, family.name, outcome.launch_error);
+      record_family_failure(document, label, family.name, FailureKind::ChildFailed, outcome.launch_error);
     } else if (outcome.stopped) {
       run.status = "interrupted";
       document.run.interrupted = true;
     } else if (outcome.timed_out) {
       run.status = "timeout";
-      record_family_failure(document, label, family.name, "timed out after " + std::to_string(command.timeout.count()) +
-                                                  " s; benchmarks finished before it are kept (log: " + base + ".stderr.log)");
+      record_family_failure(document, label, family.name, FailureKind::ChildTimeout,
+                            "timed out after " + std::to_string(command.timeout.count()) +
+                                " s; benchmarks finished before it are kept (log: " + base + ".stderr.log)");
     } else if (outcome.signal != 0) {
       run.status = "crashed";
-      record_family_failure(document, label, family.name, std::string("gpubench-micro ended by signal ") + strsignal(outcome.signal) +
-                                                  ": " + last_lines(base + ".stderr.log", 400) + " (log: " + base + ".stderr.log)");
+      record_family_failure(document, label, family.name, FailureKind::ChildCrashed,
+                            std::string("gpubench-micro ended by signal ") + strsignal(outcome.signal) + ": " +
+                                last_lines(base + ".stderr.log", 400) + " (log: " + base + ".stderr.log)");
     } else if (outcome.exit_code != 0) {
       run.status = "failed";
-      record_family_failure(document, label, family.name, "gpubench-micro exited with " + std::to_string(outcome.exit_code) + ": " +
-                                                  last_lines(base + ".stderr.log", 400));
+      record_family_failure(document, label, family.name, FailureKind::ChildFailed,
+                            "gpubench-micro exited with " + std::to_string(outcome.exit_code) + ": " +
+                                last_lines(base + ".stderr.log", 400));
     }
     if (run.status != "ok" && run.status != "interrupted") {
       record_unfinished_benchmarks(document, plan[k].benchmarks, document.failures.back());

@@ -1,6 +1,7 @@
 #include "harness/stress/stress_document.hpp"
 
 #include "harness/results/clock_events.hpp"
+#include "harness/results/failure_advice.hpp"
 
 namespace gpubench {
 namespace {
@@ -72,9 +73,8 @@ void add_stress_to_document(const std::vector<GpuStressRecord>& gpus, const std:
     }
     for (const StressFinding& f : v.findings) {
       if (f.severity != "fail") continue;
-      document.failures.push_back({"stress/gpu" + std::to_string(gpu.index), "stress", f.check + ": " + f.message,
-                                   "take the GPU out of service and run `gpubench doctor`; corruption or errors that "
-                                   "repeat mean a hardware fault to report to the vendor"});
+      document.failures.push_back({"stress/gpu" + std::to_string(gpu.index), "stress", FailureKind::StressFinding,
+                                   f.check + ": " + f.message, advice_for_failure(FailureKind::StressFinding)});
     }
   }
   document.stress = {{"duration_s", duration_s},

@@ -4,7 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "benchmarks/common/benchmark_label.hpp"
+#include "benchmarks/common/run_outcome.hpp"
+#include "harness/results/failure_advice.hpp"
 #include "harness/results/input_error.hpp"
 #include "harness/results/results_io.hpp"
 
@@ -70,6 +74,57 @@ TEST(GbenchImport, AFigureFarPastItsPeakBecomesAFailureNotAMetric) {
   EXPECT_EQ(imported.failures[0].benchmark, "pcie/bidirectional_h2d/pinned/1GiB/gpu0");
   EXPECT_NE(imported.failures[0].reason.find("implausible"), std::string::npos) << imported.failures[0].reason;
   EXPECT_NE(imported.failures[0].advice.find("gpubench bug"), std::string::npos) << imported.failures[0].advice;
+  EXPECT_EQ(imported.failures[0].kind, FailureKind::ImplausibleResult);
+}
+
+// A run that measured nothing, as gpubench-micro writes it: the reason in error_message, the outcome in the label.
+nlohmann::json errored(const std::string& message, const std::optional<std::string>& label) {
+  nlohmann::json entry = {{"name", "pcie/h2d/pinned/1GiB/gpu0/manual_time"},
+                          {"run_type", "iteration"},
+                          {"error_occurred", true},
+                          {"error_message", message}};
+  if (label) entry["label"] = *label;
+  return entry;
+}
+
+TEST(GbenchImport, TheFailuresKindComesFromItsLabelAndChoosesTheAdvice) {
+  const std::string reason = "the copy gate timed out before the host opened it; the timing is void";
+  const ImportedBenchmarks imported = import_google_benchmark_json(
+      {{"benchmarks", {errored(reason, encode_outcome_label({RunState::Failed, FailureKind::GateTimeout}))}}}, "pcie", "inline.json");
+  ASSERT_EQ(imported.failures.size(), 1u);
+  EXPECT_EQ(imported.failures[0].kind, FailureKind::GateTimeout);
+  EXPECT_EQ(imported.failures[0].reason, reason);
+  EXPECT_EQ(imported.failures[0].advice, advice_for_failure(FailureKind::GateTimeout));
+  EXPECT_EQ(imported.failures[0].advice.find("--timeout"), std::string::npos) << "not the family's time limit";
+}
+
+TEST(GbenchImport, ASkipIsItsLabelsStateNotItsMessagesWording) {
+  const ImportedBenchmarks imported = import_google_benchmark_json(
+      {{"benchmarks", {errored("skipped: or not", encode_outcome_label({RunState::Skipped, FailureKind::Unknown}))}}}, "pcie",
+      "inline.json");
+  EXPECT_TRUE(imported.failures.empty());
+  ASSERT_EQ(imported.skipped.size(), 1u);
+  EXPECT_EQ(imported.skipped[0].reason, "skipped: or not");
+}
+
+TEST(GbenchImport, AnErrorWithoutAnOutcomeLabelIsAFailureOfUnknownKindWithTheGenericAdvice) {
+  const ImportedBenchmarks imported = import_google_benchmark_json(
+      {{"benchmarks", {errored("verification failed: 3 wrong", std::nullopt)}}}, "pcie", "inline.json");
+  ASSERT_EQ(imported.failures.size(), 1u);
+  EXPECT_EQ(imported.failures[0].kind, FailureKind::Unknown);
+  EXPECT_EQ(imported.failures[0].advice, advice_for_failure(FailureKind::Unknown)) << "advice no longer follows the wording";
+}
+
+TEST(GbenchImport, AMalformedOutcomeLabelIsRejectedNamingIt) {
+  for (const char* label : {"outcome=failed", "outcome=failed;kind=bad_luck", "outcome=gone"}) {
+    SCOPED_TRACE(label);
+    try {
+      import_google_benchmark_json({{"benchmarks", {errored("x", std::string(label))}}}, "pcie", "inline.json");
+      FAIL() << "accepted";
+    } catch (const InputError& error) {
+      EXPECT_NE(std::string(error.what()).find("benchmarks[0].label"), std::string::npos) << error.what();
+    }
+  }
 }
 
 TEST(GbenchImport, ErrorsBecomeOneFailureEachWithAdviceAndSkipsKeepTheirReason) {
@@ -78,6 +133,7 @@ TEST(GbenchImport, ErrorsBecomeOneFailureEachWithAdviceAndSkipsKeepTheirReason) 
   ASSERT_EQ(imported.failures.size(), 1u);
   EXPECT_EQ(imported.failures[0].benchmark, "memory/copy/1GiB/gpu0");
   EXPECT_NE(imported.failures[0].reason.find("verification failed"), std::string::npos);
+  EXPECT_EQ(imported.failures[0].kind, FailureKind::WrongResult);
   EXPECT_NE(imported.failures[0].advice.find("silent data corruption"), std::string::npos);
   ASSERT_EQ(imported.skipped.size(), 1u);
   EXPECT_EQ(imported.skipped[0].benchmark, "memory/read/1GiB/gpu1");

@@ -36,7 +36,7 @@ ResultsDocument sample_document() {
   m.throttled = true;
   m.params = {{"launch", "grid264xblock1024"}};
   d.metrics.push_back(m);
-  d.failures.push_back({"memory/copy/1GiB/gpu0", "memory", "verification failed: 3 wrong", "re-run"});
+  d.failures.push_back({"memory/copy/1GiB/gpu0", "memory", FailureKind::WrongResult, "verification failed: 3 wrong", "re-run"});
   d.skipped.push_back({"memory/read/1GiB/gpu0", "memory", "not supported"});
   d.families.push_back({"memory", "ok", 12.5, 0, nlohmann::json::object()});
   return d;
@@ -63,6 +63,7 @@ TEST(ResultsDocument, RoundTripsThroughAFile) {
   EXPECT_EQ(m.params.at("launch"), "grid264xblock1024");
   ASSERT_EQ(back.failures.size(), 1u);
   EXPECT_EQ(back.failures[0].advice, "re-run");
+  EXPECT_EQ(back.failures[0].kind, FailureKind::WrongResult);
   ASSERT_EQ(back.skipped.size(), 1u);
   ASSERT_EQ(back.families.size(), 1u);
   EXPECT_EQ(back.environment["versions"]["driver"], "580.159.04");
@@ -148,6 +149,26 @@ TEST(ResultsDocument, RejectsBadDocumentsNamingTheField) {
   d = good;
   d["run"]["suite"] = 5;  // a field only read with a default: still named, with its file
   expect_rejected(d, "run.suite");
+  d = good;
+  d["failures"][0]["kind"] = "bad_luck";
+  expect_rejected(d, "failures[0].kind");
+  d = good;
+  d["failures"][0]["kind"] = 3;
+  expect_rejected(d, "failures[0].kind");
+}
+
+TEST(ResultsDocument, FailuresKeepTheirKindByName) {
+  const nlohmann::json j = to_json(sample_document());
+  EXPECT_EQ(j["failures"][0]["kind"], "wrong_result");
+}
+
+TEST(ResultsDocument, AFailureWithoutAKindFromAnOlderDocumentReadsAsUnknownWithItsAdvice) {
+  nlohmann::json j = to_json(sample_document());
+  j["failures"][0].erase("kind");
+  const ResultsDocument back = results_from_json(j, "old.json");
+  ASSERT_EQ(back.failures.size(), 1u);
+  EXPECT_EQ(back.failures[0].kind, FailureKind::Unknown);
+  EXPECT_EQ(back.failures[0].advice, "re-run");
 }
 
 TEST(ResultsDocument, TruncatedFileIsRejectedWithItsName) {

@@ -16,6 +16,8 @@
 #include <set>
 #include <string>
 
+#include "harness/results/failure_advice.hpp"
+
 namespace gpubench {
 namespace {
 
@@ -73,9 +75,12 @@ TEST(RunBenchmarks, ACrashedFamilyKeepsWhatFinishedAndFailsWhatItNeverReached) {
   const Failure* family = failure_of(document, "memory");
   ASSERT_NE(family, nullptr);
   EXPECT_NE(family->reason.find("signal"), std::string::npos) << family->reason;
+  EXPECT_EQ(family->kind, FailureKind::ChildCrashed);
+  EXPECT_EQ(family->advice, advice_for_failure(FailureKind::ChildCrashed));
   const Failure* unreached = failure_of(document, "memory/copy/1GiB/gpu0");
   ASSERT_NE(unreached, nullptr) << "the benchmark the crash cut off has a failure of its own";
   EXPECT_EQ(unreached->reason, "not measured: memory failed");
+  EXPECT_EQ(unreached->kind, FailureKind::ChildCrashed) << "its cause's kind";
   EXPECT_EQ(failure_of(document, "memory/triad/1GiB/gpu0"), nullptr) << "a finished benchmark is not failed";
 
   // gpubench-micro is listed once per distinct environment, not once per family variant.
@@ -113,6 +118,7 @@ TEST(RunBenchmarks, AFamilyTheMicroDoesNotListFailsWithTheReasonUnlessAFilterLef
   const Failure* gemm = failure_of(unfiltered, "gemm");
   ASSERT_NE(gemm, nullptr);
   EXPECT_NE(gemm->reason.find("lists no benchmark named gemm/"), std::string::npos) << gemm->reason;
+  EXPECT_EQ(gemm->kind, FailureKind::CatalogueMismatch);
   EXPECT_NE(failure_of(unfiltered, "nccl.auto"), nullptr) << "each variant of a family";
   const auto gemm_run = std::find_if(unfiltered.families.begin(), unfiltered.families.end(),
                                      [](const FamilyRun& run) { return run.family == "gemm"; });

@@ -1,29 +1,10 @@
 #include "benchmarks/common/registry.hpp"
 
-#include "benchmarks/common/benchmark_failure.hpp"
 #include "benchmarks/common/cuda_check.hpp"
+#include "benchmarks/common/exception_kind.hpp"
 #include "benchmarks/common/reporting.hpp"
 
 namespace gpubench {
-namespace {
-
-// The kind of failure an exception out of a benchmark body is: its own when it says, else by the CUDA error it
-// carries; any other call that failed (cuBLAS, NCCL, the benchmark's own setup) is an API error.
-FailureKind failure_kind_of(const std::exception& error) {
-  if (const auto* failure = dynamic_cast<const BenchmarkFailure*>(&error)) return failure->kind();
-  if (const auto* cuda = dynamic_cast<const CudaError*>(&error)) {
-    switch (cuda->status()) {
-      case cudaErrorMemoryAllocation: return FailureKind::OutOfMemory;
-      case cudaErrorNoDevice:
-      case cudaErrorInsufficientDriver: return FailureKind::NoDevice;
-      case cudaErrorECCUncorrectable: return FailureKind::HardwareError;
-      default: return FailureKind::ApiError;
-    }
-  }
-  return FailureKind::ApiError;
-}
-
-}  // namespace
 
 double min_time_seconds(Suite suite) { return suite == Suite::Quick ? 0.1 : 0.5; }
 

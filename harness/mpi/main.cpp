@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "benchmarks/common/exception_kind.hpp"
 #include "benchmarks/common/nvml_library.hpp"
 #include "benchmarks/common/registry.hpp"
 #include "benchmarks/nccl/allreduce_sweep.hpp"
@@ -189,7 +190,8 @@ int run_ranks(const MpiWorld& world, const Options& options, const std::vector<s
         // The other ranks may wait for this one forever: record what is known and end the job.
         std::cerr << "gpubench-mpi: rank " << world.rank() << ": " << name << ": " << error.what() << "\n";
         if (root) {
-          document.failures.push_back({name, "nccl", FailureKind::ApiError, error.what(), advice_for_failure(FailureKind::ApiError)});
+          const FailureKind kind = failure_kind_of(error);
+          document.failures.push_back({name, "nccl", kind, error.what(), advice_for_failure(kind)});
           family.status = "failed";
           family.exit_code = kExitFailed;
           checkpoint(true);

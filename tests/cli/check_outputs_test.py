@@ -411,6 +411,37 @@ class Hardening(unittest.TestCase):
         self.assertEqual(json.load(open(target))["schema"], "gpubench.baseline/1")
         self.assertEqual(os.listdir(os.path.dirname(target)), ["b.json"])
 
+    def write_with_id(self, name, benchmark):
+        doc = json.load(open(os.path.join(CHECK, "healthy_1.json")))
+        doc["metrics"][0]["benchmark"] = benchmark
+        doc["metrics"][0]["id"] = benchmark + "/bandwidth"
+        path = os.path.join(self.tmp, name)
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        return path
+
+    def test_long_metric_ids_neither_crash_nor_throw(self):
+        healthy = [os.path.join(CHECK, f"healthy_{i}.json") for i in (1, 2, 3)]
+        long_id = self.write_with_id("long.json", "memory/" + "x" * 50000)
+        result = run("compare", long_id, healthy[1], "--json")
+        self.assertEqual(result.returncode, 0, result.stderr[-2000:])
+        self.assertIn("x" * 50000, result.stdout)
+        for digits in ("9" * 50000, "99999999999"):
+            odd = self.write_with_id("odd.json", "memory/read/gpu" + digits)
+            result = run("check", "--fleet", odd, *healthy, "--json")
+            self.assertIn(result.returncode, (0, 1), result.stderr[-2000:])
+            self.assertNotIn("error", result.stderr[-2000:])
+            json.loads(result.stdout)
+
+    def test_a_filter_is_refused_up_front_when_bad_or_costly(self):
+        runs = [os.path.join(CHECK, f"healthy_{i}.json") for i in (1, 2)]
+        for pattern in ("(", "(.*)*x", "(a+)+$", "a" * 600):
+            self.assert_rejected(run("compare", *runs, "--filter", pattern), "--filter")
+        self.assert_rejected(run("list", "--filter", "("), "--filter")
+        result = run("compare", *runs, "--filter", "(read|write)/1GiB", "--json")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(len(json.loads(result.stdout)["rows"]), 2)
+
 
 if __name__ == "__main__":
     unittest.main(argv=[sys.argv[0], "-v"])

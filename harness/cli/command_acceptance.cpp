@@ -13,8 +13,10 @@
 #include "harness/baseline/machine_kind.hpp"
 #include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/cli/device_list_option.hpp"
 #include "harness/cli/exit_codes.hpp"
 #include "harness/cli/filter_option.hpp"
+#include "harness/cli/output_paths.hpp"
 #include "harness/doctor/health_rules.hpp"
 #include "harness/doctor/read_node_facts.hpp"
 #include "harness/environment/fingerprint.hpp"
@@ -61,6 +63,8 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
   } catch (const std::invalid_argument& error) {
     throw UsageError(std::string("--filter ") + error.what());
   }
+  refuse_outputs_over_inputs({{"--output", args.output}, {"--json", args.json}, {"--junit", args.junit}},
+                             args.baseline.empty() ? std::vector<std::string>{} : std::vector<std::string>{args.baseline});
   std::string nvml_error;
   const std::unique_ptr<NvmlLibrary> nvml = NvmlLibrary::load(&nvml_error);
   const CudaStatus cuda = probe_cuda();
@@ -142,7 +146,7 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
 void add_acceptance_command(CLI::App& app, CommandState& state) {
   auto args = std::make_shared<AcceptanceArguments>();
   CLI::App* acceptance = app.add_subcommand("acceptance", "accept a new node: doctor, quick suite against its baseline, short stress");
-  acceptance->add_option("--devices", args->devices, "GPUs to test (default: all)");
+  acceptance->add_option("--devices", args->devices, "GPUs to test (default: all)")->check(kDeviceListSyntax);
   acceptance->add_option("--filter", args->filter, "which quick-suite benchmarks to run (regular expression; default: the acceptance set)")
       ->check(kFilterPattern);
   acceptance->add_option("--baseline", args->baseline, "baseline file or directory (default: the shipped baselines)");

@@ -9,6 +9,7 @@
 #include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/exit_codes.hpp"
+#include "harness/cli/non_empty_text.hpp"
 #include "harness/cli/output_paths.hpp"
 #include "harness/environment/fingerprint.hpp"
 #include "harness/report/check_reports.hpp"
@@ -141,7 +142,8 @@ void add_check_command(CLI::App& app, CommandState& state) {
   auto args = std::make_shared<CheckArguments>();
   CLI::App* check = app.add_subcommand("check", "judge a run against its baseline; exit 1 on a regression or failure");
   check->add_option("results", args->results, "results file (several with --fleet)")->required()->check(CLI::ExistingFile);
-  check->add_option("--baseline", args->baseline, "baseline file, or directory to choose from by GPU model, count and topology");
+  check->add_option("--baseline", args->baseline, "baseline file, or directory to choose from by GPU model, count and topology")
+      ->check(kNonEmptyText);
   check->add_option("--against", args->against, "another results file to use as the baseline")->check(CLI::ExistingFile);
   check->add_flag("--fleet", args->fleet, "compare runs from many nodes of one kind: flag slow nodes and slow GPUs");
   check->add_flag("--json", args->json, "print JSON instead of the table");

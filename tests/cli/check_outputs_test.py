@@ -442,6 +442,9 @@ class Hardening(unittest.TestCase):
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(len(json.loads(result.stdout)["rows"]), 2)
 
+    def test_an_empty_baseline_option_is_refused(self):
+        self.assert_rejected(run("check", os.path.join(CHECK, "healthy_1.json"), "--baseline", ""), "--baseline")
+
 
 if __name__ == "__main__":
     unittest.main(argv=[sys.argv[0], "-v"])

@@ -38,9 +38,9 @@ struct CheckArguments {
   std::string log_dir;
 };
 
-int fleet_command(const CheckArguments& args) {
+int fleet_command(const CheckArguments& args, const std::atomic<bool>& stop) {
   if (args.results.size() < 2) throw UsageError("--fleet needs the results of two or more nodes");
-  const FleetReport report = analyse_fleet(load_results_files(args.results));
+  const FleetReport report = analyse_fleet(load_results_files(args.results, stop));
   if (args.json) {
     nlohmann::json findings = nlohmann::json::array();
     for (const FleetFinding& f : report.findings) {
@@ -96,7 +96,7 @@ void confirm_suspects(const CheckReport& report, ResultsDocument& results, const
 int check_command(const CheckArguments& args, const std::atomic<bool>& stop) {
   if (args.fleet) {
     if (args.confirm > 0) throw UsageError("--confirm re-measures one run's suspects; it does not apply to --fleet");
-    return fleet_command(args);
+    return fleet_command(args, stop);
   }
   if (args.results.size() != 1) throw UsageError("check takes one results file (or several with --fleet)");
   const std::string& path = args.results[0];
@@ -104,7 +104,7 @@ int check_command(const CheckArguments& args, const std::atomic<bool>& stop) {
   Baseline baseline;
   std::string baseline_path;
   if (!args.against.empty()) {
-    baseline = build_baseline(load_results_files({args.against}), "the run " + args.against, "", "");
+    baseline = build_baseline(load_results_files({args.against}, stop), "the run " + args.against, "", "");
     baseline_path = args.against;
   } else {
     const MachineKind kind = machine_kind_of(results, path);

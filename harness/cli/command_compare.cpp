@@ -18,11 +18,11 @@ struct CompareArguments {
   bool json = false;
 };
 
-int compare_command(const CompareArguments& args) {
+int compare_command(const CompareArguments& args, const std::atomic<bool>& stop) {
   if (args.results.size() < 2) throw UsageError("compare needs two or more results files");
   Comparison comparison;
   try {
-    comparison = compare_runs(load_results_files(args.results), args.filter, args.sort);
+    comparison = compare_runs(load_results_files(args.results, stop), args.filter, args.sort);
   } catch (const std::invalid_argument& error) {
     throw UsageError(error.what());
   }
@@ -44,7 +44,7 @@ void add_compare_command(CLI::App& app, CommandState& state) {
       ->check(kFilterPattern);
   compare->add_option("--sort", args->sort, "metric (by id) or ratio (largest difference first)")->check(CLI::IsMember({"metric", "ratio"}));
   compare->add_flag("--json", args->json, "print JSON");
-  compare->callback([args, &state] { state.exit_code = compare_command(*args); });
+  compare->callback([args, &state] { state.exit_code = compare_command(*args, *state.stop); });
 }
 
 }  // namespace gpubench

@@ -8,9 +8,11 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 import xml.etree.ElementTree as ET
 
@@ -445,6 +447,29 @@ class Hardening(unittest.TestCase):
     def test_an_empty_baseline_option_is_refused(self):
         self.assert_rejected(run("check", os.path.join(CHECK, "healthy_1.json"), "--baseline", ""), "--baseline")
 
+    def test_a_signal_stops_a_folder_read_between_files(self):
+        # 200 names of one 3000-metric run: seconds of reading, where a stop between two files takes milliseconds.
+        doc = json.load(open(os.path.join(CHECK, "healthy_1.json")))
+        doc["metrics"] = [dict(doc["metrics"][0], benchmark=f"memory/read/{i}B/gpu0", id=f"memory/read/{i}B/gpu0/bandwidth")
+                          for i in range(3000)]
+        big = os.path.join(self.tmp, "big.json")
+        with open(big, "w") as f:
+            json.dump(doc, f)
+        folder = os.path.join(self.tmp, "runs")
+        os.mkdir(folder)
+        names = [os.path.join(folder, f"run_{i:03}.json") for i in range(200)]
+        for name in names:
+            os.link(big, name)
+        for signal_number in (signal.SIGINT, signal.SIGTERM):
+            for args in (("history", folder), ("compare", *names), ("check", "--fleet", *names), ("baseline", "create", *names, "-o", os.path.join(self.tmp, "b.json"))):
+                process = subprocess.Popen([GPUBENCH, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                time.sleep(0.5)
+                started = time.monotonic()
+                process.send_signal(signal_number)
+                _, err = process.communicate(timeout=120)
+                self.assertEqual(process.returncode, 130, args[0] + ": " + err[-2000:])
+                self.assertIn("gpubench: interrupted", err)
+                self.assertLess(time.monotonic() - started, 2.0, args[0])
 
 if __name__ == "__main__":
     unittest.main(argv=[sys.argv[0], "-v"])

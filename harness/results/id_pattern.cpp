@@ -40,9 +40,6 @@ bool nests_quantifiers(const std::string& pattern) {
 IdPattern::IdPattern(const std::string& pattern) {
   if (pattern.empty()) return;
   const std::string named = "'" + (pattern.size() > 80 ? pattern.substr(0, 80) + "..." : pattern) + "'";
-  if (pattern.size() > kMaxPatternLength) {
-    throw std::invalid_argument(named + " is longer than " + std::to_string(kMaxPatternLength) + " characters");
-  }
   if (nests_quantifiers(pattern)) {
     throw std::invalid_argument(named + " repeats a group that repeats itself (as in (a+)*), which can take for ever to match");
   }

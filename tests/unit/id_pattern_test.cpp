@@ -30,10 +30,19 @@ TEST(IdPattern, AnOverlongIdNeverMatchesAFilter) {
 
 TEST(IdPattern, RefusesBadLongAndNestedPatterns) {
   for (const std::string& bad : {std::string("("), std::string("(.*)*x"), std::string("(a+)+$"), std::string("((a|b)*c)+"),
-                                 std::string("(a{2,})*"), std::string(kMaxPatternLength + 1, 'a')}) {
+                                 std::string("(a{2,})*")}) {
     EXPECT_THROW(IdPattern{bad}, std::invalid_argument) << bad.substr(0, 40);
   }
   EXPECT_NO_THROW(IdPattern("(\\*)*"));
+}
+
+TEST(IdPattern, AcceptsTheHarnessesOwnLongAlternations) {
+  // remeasure (check --confirm) searches for every suspect at once: ^(name|name|...)$, of any length.
+  std::string alternation = "^(";
+  for (int i = 0; i < 200; ++i) alternation += (i ? "|" : "") + std::string("memory/triad/1GiB/gpu") + std::to_string(i);
+  alternation += ")$";
+  EXPECT_TRUE(IdPattern(alternation).matches("memory/triad/1GiB/gpu199"));
+  EXPECT_FALSE(IdPattern(alternation).matches("memory/triad/1GiB/gpu200"));
 }
 
 }  // namespace

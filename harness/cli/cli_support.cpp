@@ -18,9 +18,12 @@
 
 namespace gpubench {
 
-std::vector<SourcedResults> load_results_files(const std::vector<std::string>& paths) {
+std::vector<SourcedResults> load_results_files(const std::vector<std::string>& paths, const std::atomic<bool>& stop) {
   std::vector<SourcedResults> runs;
-  for (const std::string& path : paths) runs.push_back({path, read_results_file(path)});
+  for (const std::string& path : paths) {
+    if (stop.load()) throw Interrupted();
+    runs.push_back({path, read_results_file(path)});
+  }
   return runs;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Small pieces several commands share: loading results files, listing a directory, writing an output file
 // atomically, durations.
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <ostream>
@@ -11,8 +12,8 @@
 
 namespace gpubench {
 
-// Throws InputError naming the first bad file.
-std::vector<SourcedResults> load_results_files(const std::vector<std::string>& paths);
+// Throws InputError naming the first bad file, and Interrupted when `stop` is set between two files.
+std::vector<SourcedResults> load_results_files(const std::vector<std::string>& paths, const std::atomic<bool>& stop);
 
 
 // The GPUs a --devices value selects among `visible`; a bad value is a UsageError naming the option.

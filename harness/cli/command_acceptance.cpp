@@ -5,7 +5,7 @@
 #include <chrono>
 #include <iostream>
 #include <memory>
-#include <regex>
+#include <optional>
 
 #include "benchmarks/common/nvml_library.hpp"
 #include "harness/acceptance/acceptance_selection.hpp"
@@ -13,12 +13,16 @@
 #include "harness/baseline/machine_kind.hpp"
 #include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/cli/device_list_option.hpp"
 #include "harness/cli/exit_codes.hpp"
+#include "harness/cli/filter_option.hpp"
+#include "harness/cli/output_paths.hpp"
 #include "harness/doctor/health_rules.hpp"
 #include "harness/doctor/read_node_facts.hpp"
 #include "harness/environment/fingerprint.hpp"
 #include "harness/report/progress_display.hpp"
 #include "harness/report/stress_display.hpp"
+#include "harness/results/id_pattern.hpp"
 #include "harness/results/input_error.hpp"
 #include "harness/results/results_io.hpp"
 #include "harness/runner/micro_listing.hpp"
@@ -53,11 +57,14 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
   } catch (const std::invalid_argument& error) {
     throw UsageError(std::string("--stress-duration ") + error.what());
   }
+  std::optional<IdPattern> selected;
   try {
-    std::regex check_syntax(args.filter);
-  } catch (const std::regex_error& error) {
-    throw UsageError("--filter '" + args.filter + "' is not a valid regular expression: " + error.what());
+    selected.emplace(args.filter);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(std::string("--filter ") + error.what());
   }
+  refuse_outputs_over_inputs({{"--output", args.output}, {"--json", args.json}, {"--junit", args.junit}},
+                             args.baseline.empty() ? std::vector<std::string>{} : std::vector<std::string>{args.baseline});
   std::string nvml_error;
   const std::unique_ptr<NvmlLibrary> nvml = NvmlLibrary::load(&nvml_error);
   const CudaStatus cuda = probe_cuda();
@@ -94,9 +101,8 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
     } else {
       // Only the figures acceptance measured are judged: the rest of the baseline is not "missing" here.
       Baseline measured_part = choice.baseline;
-      const std::regex selected(args.filter);
       for (auto it = measured_part.metrics.begin(); it != measured_part.metrics.end();) {
-        it = std::regex_search(it->first, selected) ? std::next(it) : measured_part.metrics.erase(it);
+        it = selected->matches(it->first) ? std::next(it) : measured_part.metrics.erase(it);
       }
       check = check_against_baseline(document, output, measured_part, choice.path);
     }
@@ -140,8 +146,9 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
 void add_acceptance_command(CLI::App& app, CommandState& state) {
   auto args = std::make_shared<AcceptanceArguments>();
   CLI::App* acceptance = app.add_subcommand("acceptance", "accept a new node: doctor, quick suite against its baseline, short stress");
-  acceptance->add_option("--devices", args->devices, "GPUs to test (default: all)");
-  acceptance->add_option("--filter", args->filter, "which quick-suite benchmarks to run (regular expression; default: the acceptance set)");
+  acceptance->add_option("--devices", args->devices, "GPUs to test (default: all)")->check(kDeviceListSyntax);
+  acceptance->add_option("--filter", args->filter, "which quick-suite benchmarks to run (regular expression; default: the acceptance set)")
+      ->check(kFilterPattern);
   acceptance->add_option("--baseline", args->baseline, "baseline file or directory (default: the shipped baselines)");
   acceptance->add_option("--stress-duration", args->stress_duration, "length of the stress stage")->capture_default_str();
   acceptance->add_option("-o,--output", args->output, "results document (default: gpubench-HOST-TIME-acceptance.json)");

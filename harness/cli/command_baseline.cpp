@@ -26,9 +26,9 @@ struct BaselineArguments {
   std::string description;
 };
 
-int create_command(const BaselineArguments& args) {
+int create_command(const BaselineArguments& args, const std::atomic<bool>& stop) {
   refuse_outputs_over_inputs({{"--output", args.output}}, args.results);
-  const std::vector<SourcedResults> runs = load_results_files(args.results);
+  const std::vector<SourcedResults> runs = load_results_files(args.results, stop);
   const Baseline baseline = build_baseline(runs, args.description, utc_now("%Y-%m-%dT%H:%M:%SZ"), kVersion);
   write_json_atomically(to_json(baseline), args.output);
   std::cout << "baseline for " << describe(baseline.kind) << ": " << baseline.metrics.size() << " metrics from "
@@ -58,7 +58,7 @@ void add_baseline_command(CLI::App& app, CommandState& state) {
   create->add_option("results", args->results, "results files of healthy runs, 10 or more recommended")->required()->check(CLI::ExistingFile);
   create->add_option("-o,--output", args->output, "baseline file to write")->required();
   create->add_option("--description", args->description, "how the runs were made (kept in the file)");
-  create->callback([args, &state] { state.exit_code = create_command(*args); });
+  create->callback([args, &state] { state.exit_code = create_command(*args, *state.stop); });
 }
 
 }  // namespace gpubench

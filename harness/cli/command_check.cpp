@@ -9,6 +9,7 @@
 #include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/exit_codes.hpp"
+#include "harness/cli/non_empty_text.hpp"
 #include "harness/cli/output_paths.hpp"
 #include "harness/environment/fingerprint.hpp"
 #include "harness/report/check_reports.hpp"
@@ -37,9 +38,9 @@ struct CheckArguments {
   std::string log_dir;
 };
 
-int fleet_command(const CheckArguments& args) {
+int fleet_command(const CheckArguments& args, const std::atomic<bool>& stop) {
   if (args.results.size() < 2) throw UsageError("--fleet needs the results of two or more nodes");
-  const FleetReport report = analyse_fleet(load_results_files(args.results));
+  const FleetReport report = analyse_fleet(load_results_files(args.results, stop));
   if (args.json) {
     nlohmann::json findings = nlohmann::json::array();
     for (const FleetFinding& f : report.findings) {
@@ -95,7 +96,7 @@ void confirm_suspects(const CheckReport& report, ResultsDocument& results, const
 int check_command(const CheckArguments& args, const std::atomic<bool>& stop) {
   if (args.fleet) {
     if (args.confirm > 0) throw UsageError("--confirm re-measures one run's suspects; it does not apply to --fleet");
-    return fleet_command(args);
+    return fleet_command(args, stop);
   }
   if (args.results.size() != 1) throw UsageError("check takes one results file (or several with --fleet)");
   const std::string& path = args.results[0];
@@ -103,7 +104,7 @@ int check_command(const CheckArguments& args, const std::atomic<bool>& stop) {
   Baseline baseline;
   std::string baseline_path;
   if (!args.against.empty()) {
-    baseline = build_baseline(load_results_files({args.against}), "the run " + args.against, "", "");
+    baseline = build_baseline(load_results_files({args.against}, stop), "the run " + args.against, "", "");
     baseline_path = args.against;
   } else {
     const MachineKind kind = machine_kind_of(results, path);
@@ -141,7 +142,8 @@ void add_check_command(CLI::App& app, CommandState& state) {
   auto args = std::make_shared<CheckArguments>();
   CLI::App* check = app.add_subcommand("check", "judge a run against its baseline; exit 1 on a regression or failure");
   check->add_option("results", args->results, "results file (several with --fleet)")->required()->check(CLI::ExistingFile);
-  check->add_option("--baseline", args->baseline, "baseline file, or directory to choose from by GPU model, count and topology");
+  check->add_option("--baseline", args->baseline, "baseline file, or directory to choose from by GPU model, count and topology")
+      ->check(kNonEmptyText);
   check->add_option("--against", args->against, "another results file to use as the baseline")->check(CLI::ExistingFile);
   check->add_flag("--fleet", args->fleet, "compare runs from many nodes of one kind: flag slow nodes and slow GPUs");
   check->add_flag("--json", args->json, "print JSON instead of the table");

@@ -5,6 +5,7 @@
 #include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/exit_codes.hpp"
+#include "harness/cli/filter_option.hpp"
 #include "harness/report/comparison.hpp"
 
 namespace gpubench {
@@ -17,11 +18,11 @@ struct CompareArguments {
   bool json = false;
 };
 
-int compare_command(const CompareArguments& args) {
+int compare_command(const CompareArguments& args, const std::atomic<bool>& stop) {
   if (args.results.size() < 2) throw UsageError("compare needs two or more results files");
   Comparison comparison;
   try {
-    comparison = compare_runs(load_results_files(args.results), args.filter, args.sort);
+    comparison = compare_runs(load_results_files(args.results, stop), args.filter, args.sort);
   } catch (const std::invalid_argument& error) {
     throw UsageError(error.what());
   }
@@ -39,10 +40,11 @@ void add_compare_command(CLI::App& app, CommandState& state) {
   auto args = std::make_shared<CompareArguments>();
   CLI::App* compare = app.add_subcommand("compare", "show runs side by side, with ratios against the first");
   compare->add_option("results", args->results, "two or more results files")->required()->check(CLI::ExistingFile);
-  compare->add_option("--filter", args->filter, "only metrics whose id matches this regular expression");
+  compare->add_option("--filter", args->filter, "only metrics whose id matches this regular expression")
+      ->check(kFilterPattern);
   compare->add_option("--sort", args->sort, "metric (by id) or ratio (largest difference first)")->check(CLI::IsMember({"metric", "ratio"}));
   compare->add_flag("--json", args->json, "print JSON");
-  compare->callback([args, &state] { state.exit_code = compare_command(*args); });
+  compare->callback([args, &state] { state.exit_code = compare_command(*args, *state.stop); });
 }
 
 }  // namespace gpubench

@@ -6,6 +6,7 @@
 #include "benchmarks/common/nvml_library.hpp"
 #include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/cli/device_list_option.hpp"
 #include "harness/cli/exit_codes.hpp"
 #include "harness/doctor/doctor_report.hpp"
 #include "harness/doctor/health_rules.hpp"
@@ -44,7 +45,7 @@ int doctor_command(const DoctorArguments& args) {
 void add_doctor_command(CLI::App& app, CommandState& state) {
   auto args = std::make_shared<DoctorArguments>();
   CLI::App* doctor = app.add_subcommand("doctor", "check the node's GPUs, links and host; exit 1 on a critical finding");
-  doctor->add_option("--devices", args->devices, "GPUs to check, e.g. 0,1 or 0-3 (default: all)");
+  doctor->add_option("--devices", args->devices, "GPUs to check, e.g. 0,1 or 0-3 (default: all)")->check(kDeviceListSyntax);
   doctor->add_flag("--json", args->json, "print the findings as a JSON array");
   doctor->callback([args, &state] { state.exit_code = doctor_command(*args); });
 }

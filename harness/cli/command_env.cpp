@@ -5,6 +5,7 @@
 #include "benchmarks/common/nvml_library.hpp"
 #include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/cli/device_list_option.hpp"
 #include "harness/cli/exit_codes.hpp"
 #include "harness/environment/fingerprint.hpp"
 
@@ -46,6 +47,9 @@ int env_command(const EnvArguments& args) {
   const std::unique_ptr<NvmlLibrary> nvml = NvmlLibrary::load(&nvml_error);
   const CudaStatus cuda = probe_cuda();
   const std::vector<int> devices = cuda.error.empty() ? selected_devices(args.devices, cuda.device_count) : std::vector<int>{};
+  if (!cuda.error.empty() && !args.devices.empty()) {
+    std::cerr << "gpubench env: --devices " << args.devices << " not applied: no usable GPU to select from\n";
+  }
   const nlohmann::json env = collect_environment(nvml.get(), nvml_error, devices);
   if (args.json) {
     std::cout << env.dump(2) << "\n";
@@ -61,7 +65,7 @@ void add_env_command(CLI::App& app, CommandState& state) {
   auto args = std::make_shared<EnvArguments>();
   CLI::App* env = app.add_subcommand("env", "print the environment fingerprint (versions, GPUs, topology, variables)");
   env->add_flag("--json", args->json, "print the JSON kept in results documents");
-  env->add_option("--devices", args->devices, "GPUs to describe (default: all)");
+  env->add_option("--devices", args->devices, "GPUs to describe (default: all)")->check(kDeviceListSyntax);
   env->callback([args, &state] { state.exit_code = env_command(*args); });
 }
 

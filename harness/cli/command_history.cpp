@@ -19,7 +19,7 @@ struct HistoryArguments {
   double significance = 0.01;
 };
 
-int history_command(const HistoryArguments& args) {
+int history_command(const HistoryArguments& args, const std::atomic<bool>& stop) {
   ChangePointOptions options;
   options.significance = args.significance;
   // The directory may also hold baselines or check reports; only results documents make a history.
@@ -28,6 +28,7 @@ int history_command(const HistoryArguments& args) {
   const std::vector<std::string> files = json_files_in(args.directory, &left_out);
   for (const std::string& why : left_out) std::cerr << "gpubench: history: skipping " << why << "\n";
   for (const std::string& file : files) {
+    if (stop.load()) throw Interrupted();
     const nlohmann::json document = read_json_file(file);
     if (document_schema(document, file) != kResultsSchema) {
       std::cerr << "gpubench: history: skipping " << file << ": not a results document\n";
@@ -71,7 +72,7 @@ void add_history_command(CLI::App& app, CommandState& state) {
   history->add_option("directory", args->directory, "directory of results files")->required()->check(CLI::ExistingDirectory);
   history->add_option("--significance", args->significance, "largest permutation p-value to accept")->check(kFiniteNumber)->check(CLI::Range(0.001, 0.5));
   history->add_flag("--json", args->json, "print JSON");
-  history->callback([args, &state] { state.exit_code = history_command(*args); });
+  history->callback([args, &state] { state.exit_code = history_command(*args, *state.stop); });
 }
 
 }  // namespace gpubench

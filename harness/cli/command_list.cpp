@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/cli/commands.hpp"
+#include "harness/cli/filter_option.hpp"
 #include "benchmarks/catalogue.hpp"
 #include "harness/runner/micro_listing.hpp"
 
@@ -44,7 +45,8 @@ void add_list_command(CLI::App& app, CommandState& state) {
   auto args = std::make_shared<ListArguments>();
   CLI::App* list = app.add_subcommand("list", "list benchmark families, their benchmarks and suites");
   list->add_flag("--json", args->json, "print JSON");
-  list->add_option("--filter", args->filter, "only benchmarks whose name matches this regular expression");
+  list->add_option("--filter", args->filter, "only benchmarks whose name matches this regular expression")
+      ->check(kFilterPattern);
   list->callback([args, &state] { state.exit_code = list_command(*args); });
 }
 

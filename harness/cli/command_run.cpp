@@ -11,7 +11,9 @@
 #include "gpubench/version.hpp"
 #include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/cli/device_list_option.hpp"
 #include "harness/cli/exit_codes.hpp"
+#include "harness/cli/filter_option.hpp"
 #include "harness/environment/fingerprint.hpp"
 #include "harness/report/progress_display.hpp"
 #include "harness/report/run_summary.hpp"
@@ -78,8 +80,9 @@ void add_run_command(CLI::App& app, CommandState& state) {
   auto args = std::make_shared<RunArguments>();
   CLI::App* run = app.add_subcommand("run", "run a benchmark suite and write a results document");
   run->add_option("--suite", args->suite, "quick (about 5 min on two H200s) or full")->check(CLI::IsMember({"quick", "full"}))->capture_default_str();
-  run->add_option("--filter", args->filter, "only benchmarks whose name matches this regular expression");
-  run->add_option("--devices", args->devices, "GPUs to use, e.g. 0,1 or 0-3 (default: all)");
+  run->add_option("--filter", args->filter, "only benchmarks whose name matches this regular expression")
+      ->check(kFilterPattern);
+  run->add_option("--devices", args->devices, "GPUs to use, e.g. 0,1 or 0-3 (default: all)")->check(kDeviceListSyntax);
   run->add_option("-o,--output", args->output, "results file (default: gpubench-HOST-TIME.json)");
   run->add_option("--log-dir", args->log_dir, "where each family's raw output goes (default: OUTPUT.logs)");
   run->add_option("--repetitions", args->repetitions, "repetitions per benchmark (default: 3 quick, 5 full)")->check(CLI::Range(1, 1000));

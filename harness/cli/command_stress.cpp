@@ -8,7 +8,9 @@
 #include "benchmarks/common/nvml_library.hpp"
 #include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/cli/device_list_option.hpp"
 #include "harness/cli/exit_codes.hpp"
+#include "harness/cli/finite_number.hpp"
 #include "harness/environment/fingerprint.hpp"
 #include "harness/report/stress_display.hpp"
 #include "harness/results/results_io.hpp"
@@ -74,9 +76,12 @@ void add_stress_command(CLI::App& app, CommandState& state) {
   auto args = std::make_shared<StressArguments>();
   CLI::App* stress = app.add_subcommand("stress", "burn-in: Tensor Core GEMM and memory test on every GPU, verified, with telemetry");
   stress->add_option("--duration", args->duration, "how long: 90s, 10m, 1h")->capture_default_str();
-  stress->add_option("--devices", args->devices, "GPUs to use, e.g. 0,1 (default: all)");
+  stress->add_option("--devices", args->devices, "GPUs to use, e.g. 0,1 (default: all)")->check(kDeviceListSyntax);
   stress->add_option("-o,--output", args->output, "results file (default: gpubench-HOST-TIME-stress.json)");
-  stress->add_option("--max-temperature", args->max_temperature_c, "fail a GPU that reaches this temperature (C)")->capture_default_str();
+  stress->add_option("--max-temperature", args->max_temperature_c, "fail a GPU that reaches this temperature (C)")
+      ->check(kFiniteNumber)
+      ->check(CLI::Range(1.0, 150.0))
+      ->capture_default_str();
   // Test-only: prove the corruption checks catch a flipped bit (gemm: one result element; memory: one word).
   stress->add_option("--inject-fault", args->inject_fault)->check(CLI::IsMember({"gemm", "memory"}))->group("");
   stress->callback([args, &state] { state.exit_code = stress_command(*args, state); });

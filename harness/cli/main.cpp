@@ -58,6 +58,9 @@ int main(int argc, char** argv) {
   } catch (const OutputError& error) {
     std::cerr << "gpubench: " << error.what() << "\n";
     return kExitUsage;
+  } catch (const Interrupted&) {
+    std::cerr << "gpubench: interrupted\n";
+    return kExitInterrupted;
   } catch (const NoGpuError& error) {
     std::cerr << "gpubench: no usable GPU: " << error.what() << "\n";
     return kExitNoGpu;

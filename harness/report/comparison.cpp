@@ -3,20 +3,21 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <regex>
+#include <optional>
 #include <set>
 
 #include "harness/report/text_table.hpp"
+#include "harness/results/id_pattern.hpp"
 
 namespace gpubench {
 
 Comparison compare_runs(const std::vector<SourcedResults>& runs, const std::string& filter, const std::string& sort_by) {
   if (sort_by != "metric" && sort_by != "ratio") throw std::invalid_argument("--sort must be metric or ratio, not '" + sort_by + "'");
-  std::regex pattern;
+  std::optional<IdPattern> pattern;
   try {
-    pattern = std::regex(filter.empty() ? ".*" : filter);
-  } catch (const std::regex_error& error) {
-    throw std::invalid_argument("--filter '" + filter + "' is not a valid regular expression: " + error.what());
+    pattern.emplace(filter);
+  } catch (const std::invalid_argument& error) {
+    throw std::invalid_argument(std::string("--filter ") + error.what());
   }
   Comparison comparison;
   std::vector<std::map<std::string, const Metric*>> by_run;
@@ -27,7 +28,7 @@ Comparison compare_runs(const std::vector<SourcedResults>& runs, const std::stri
     comparison.labels.push_back(run.results.run.host + " / " + model);
     std::map<std::string, const Metric*> metrics;
     for (const Metric& m : run.results.metrics) {
-      if (!std::regex_search(m.id, pattern)) continue;
+      if (!pattern->matches(m.id)) continue;
       metrics[m.id] = &m;
       all_ids.insert(m.id);
     }

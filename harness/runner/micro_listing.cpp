@@ -3,11 +3,13 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
 
 #include "harness/results/gbench_import.hpp"
+#include "harness/results/id_pattern.hpp"
 #include "harness/runner/child_process.hpp"
 
 namespace gpubench {
@@ -31,16 +33,16 @@ std::vector<std::string> list_micro_benchmarks(const std::string& micro_path, co
 
 std::vector<std::string> select_benchmarks(const std::vector<std::string>& names, const std::string& family,
                                            const std::string& filter) {
-  std::regex pattern;
+  std::optional<IdPattern> pattern;
   try {
-    pattern = std::regex(filter.empty() ? ".*" : filter, std::regex::ECMAScript);
-  } catch (const std::regex_error& error) {
-    throw std::invalid_argument("--filter '" + filter + "' is not a valid regular expression: " + error.what());
+    pattern.emplace(filter);
+  } catch (const std::invalid_argument& error) {
+    throw std::invalid_argument(std::string("--filter ") + error.what());
   }
   std::vector<std::string> selected;
   const std::string prefix = family + "/";
   for (const std::string& name : names) {
-    if (name.rfind(prefix, 0) == 0 && std::regex_search(name, pattern)) selected.push_back(name);
+    if (name.rfind(prefix, 0) == 0 && pattern->matches(name)) selected.push_back(name);
   }
   return selected;
 }

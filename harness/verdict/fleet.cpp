@@ -3,20 +3,26 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <regex>
 #include <sstream>
 
 #include "harness/baseline/tolerances.hpp"
 #include "harness/results/statistics.hpp"
 #include "harness/verdict/deviation.hpp"
+#include "harness/verdict/gpu_segment.hpp"
 
 namespace gpubench {
 std::pair<std::string, std::optional<int>> split_gpu(const std::string& metric_id) {
-  static const std::regex gpu(R"(/gpu([0-9]+)(/|$))");
-  std::smatch match;
-  if (!std::regex_search(metric_id, match, gpu)) return {metric_id, std::nullopt};
-  const std::string generic = match.prefix().str() + "/gpu*" + match[2].str() + match.suffix().str();
-  return {generic, std::stoi(match[1].str())};
+  // The first segment after a '/' that is gpuN, as "gpu*".
+  for (std::size_t slash = metric_id.find('/'); slash != std::string::npos;) {
+    const std::size_t start = slash + 1;
+    const std::size_t end = metric_id.find('/', start);
+    const std::size_t length = (end == std::string::npos ? metric_id.size() : end) - start;
+    if (const std::optional<int> gpu = parse_gpu_segment(std::string_view(metric_id).substr(start, length))) {
+      return {metric_id.substr(0, start) + "gpu*" + metric_id.substr(start + length), gpu};
+    }
+    slash = end;
+  }
+  return {metric_id, std::nullopt};
 }
 
 FleetReport analyse_fleet(const std::vector<SourcedResults>& runs) {

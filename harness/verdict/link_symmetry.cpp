@@ -4,12 +4,12 @@
 #include <cmath>
 #include <map>
 #include <optional>
-#include <regex>
 #include <sstream>
 #include <tuple>
 
 #include "harness/results/statistics.hpp"
 #include "harness/verdict/deviation.hpp"
+#include "harness/verdict/gpu_segment.hpp"
 
 namespace gpubench {
 namespace {
@@ -24,12 +24,17 @@ struct PairMetric {
 };
 
 std::optional<PairMetric> parse_pair_metric(const Metric& metric) {
-  static const std::regex pair(R"(^(.+)/gpu([0-9]{1,6})-gpu([0-9]{1,6})/([^/]+)$)");
-  std::smatch match;
-  if (!std::regex_match(metric.id, match, pair)) return std::nullopt;
+  // prefix/gpuA-gpuB/name: the pair is the last segment but one, with something before it.
+  const std::string& id = metric.id;
+  const std::size_t last = id.rfind('/');
+  if (last == std::string::npos || last == 0 || last + 1 == id.size()) return std::nullopt;
+  const std::size_t before = id.rfind('/', last - 1);
+  if (before == std::string::npos || before == 0) return std::nullopt;
+  const std::optional<std::pair<int, int>> pair = parse_gpu_pair_segment(std::string_view(id).substr(before + 1, last - before - 1));
+  if (!pair) return std::nullopt;
   if (!std::isfinite(metric.value) || metric.value <= 0) return std::nullopt;
   const auto link = metric.params.find("link");
-  return PairMetric{&metric, match[1].str() + "/*/" + match[4].str(), std::stoi(match[2].str()), std::stoi(match[3].str()),
+  return PairMetric{&metric, id.substr(0, before) + "/*/" + id.substr(last + 1), pair->first, pair->second,
                     link == metric.params.end() || link->second.empty() ? "unknown" : link->second};
 }
 

@@ -8,9 +8,11 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 import xml.etree.ElementTree as ET
 
@@ -411,6 +413,63 @@ class Hardening(unittest.TestCase):
         self.assertEqual(json.load(open(target))["schema"], "gpubench.baseline/1")
         self.assertEqual(os.listdir(os.path.dirname(target)), ["b.json"])
 
+    def write_with_id(self, name, benchmark):
+        doc = json.load(open(os.path.join(CHECK, "healthy_1.json")))
+        doc["metrics"][0]["benchmark"] = benchmark
+        doc["metrics"][0]["id"] = benchmark + "/bandwidth"
+        path = os.path.join(self.tmp, name)
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        return path
+
+    def test_long_metric_ids_neither_crash_nor_throw(self):
+        healthy = [os.path.join(CHECK, f"healthy_{i}.json") for i in (1, 2, 3)]
+        long_id = self.write_with_id("long.json", "memory/" + "x" * 50000)
+        result = run("compare", long_id, healthy[1], "--json")
+        self.assertEqual(result.returncode, 0, result.stderr[-2000:])
+        self.assertIn("x" * 50000, result.stdout)
+        for digits in ("9" * 50000, "99999999999"):
+            odd = self.write_with_id("odd.json", "memory/read/gpu" + digits)
+            result = run("check", "--fleet", odd, *healthy, "--json")
+            self.assertIn(result.returncode, (0, 1), result.stderr[-2000:])
+            self.assertNotIn("error", result.stderr[-2000:])
+            json.loads(result.stdout)
+
+    def test_a_filter_is_refused_up_front_when_bad_or_costly(self):
+        runs = [os.path.join(CHECK, f"healthy_{i}.json") for i in (1, 2)]
+        for pattern in ("(", "(.*)*x", "(a+)+$", "a" * 600):
+            self.assert_rejected(run("compare", *runs, "--filter", pattern), "--filter")
+        self.assert_rejected(run("list", "--filter", "("), "--filter")
+        result = run("compare", *runs, "--filter", "(read|write)/1GiB", "--json")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(len(json.loads(result.stdout)["rows"]), 2)
+
+    def test_an_empty_baseline_option_is_refused(self):
+        self.assert_rejected(run("check", os.path.join(CHECK, "healthy_1.json"), "--baseline", ""), "--baseline")
+
+    def test_a_signal_stops_a_folder_read_between_files(self):
+        # 200 names of one 3000-metric run: seconds of reading, where a stop between two files takes milliseconds.
+        doc = json.load(open(os.path.join(CHECK, "healthy_1.json")))
+        doc["metrics"] = [dict(doc["metrics"][0], benchmark=f"memory/read/{i}B/gpu0", id=f"memory/read/{i}B/gpu0/bandwidth")
+                          for i in range(3000)]
+        big = os.path.join(self.tmp, "big.json")
+        with open(big, "w") as f:
+            json.dump(doc, f)
+        folder = os.path.join(self.tmp, "runs")
+        os.mkdir(folder)
+        names = [os.path.join(folder, f"run_{i:03}.json") for i in range(200)]
+        for name in names:
+            os.link(big, name)
+        for signal_number in (signal.SIGINT, signal.SIGTERM):
+            for args in (("history", folder), ("compare", *names), ("check", "--fleet", *names), ("baseline", "create", *names, "-o", os.path.join(self.tmp, "b.json"))):
+                process = subprocess.Popen([GPUBENCH, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                time.sleep(0.5)
+                started = time.monotonic()
+                process.send_signal(signal_number)
+                _, err = process.communicate(timeout=120)
+                self.assertEqual(process.returncode, 130, args[0] + ": " + err[-2000:])
+                self.assertIn("gpubench: interrupted", err)
+                self.assertLess(time.monotonic() - started, 2.0, args[0])
 
 if __name__ == "__main__":
     unittest.main(argv=[sys.argv[0], "-v"])

@@ -212,5 +212,39 @@ TEST(Cli, CheckConfirmNeedsTheGpuOnlyForASuspect) {
   EXPECT_EQ(fleet.exit_code, 2) << fleet.err;
 }
 
+TEST(Cli, BadDevicesAreBadUsageEvenWithoutAGpu) {
+  for (const char* command : {"run", "stress", "acceptance", "doctor", "env"}) {
+    for (const char* devices : {"a", "-1", "0,,1", "3-1"}) {
+      const Outcome o = run({GPUBENCH_BINARY, command, "--devices", devices}, kNoGpu);
+      EXPECT_EQ(o.exit_code, 2) << command << " --devices " << devices << ": " << o.err;
+      EXPECT_NE(o.err.find("--devices"), std::string::npos) << command << ": " << o.err;
+    }
+  }
+  const Outcome env = run({GPUBENCH_BINARY, "env", "--devices", "99"}, kNoGpu);
+  EXPECT_EQ(env.exit_code, 0) << env.err;
+  EXPECT_NE(env.err.find("--devices 99 not applied"), std::string::npos) << "not silently ignored: " << env.err;
+  EXPECT_EQ(run({GPUBENCH_BINARY, "run", "--devices", "0"}, kNoGpu).exit_code, 3) << "a good list still looks for the GPU";
+}
+
+TEST(Cli, StressRefusesANonsenseTemperatureLimit) {
+  for (const char* limit : {"nan", "inf", "-1000", "0", "1000"}) {
+    const Outcome o = run({GPUBENCH_BINARY, "stress", "--max-temperature", limit}, kNoGpu);
+    EXPECT_EQ(o.exit_code, 2) << limit << ": " << o.err;
+    EXPECT_NE(o.err.find("--max-temperature"), std::string::npos) << o.err;
+  }
+}
+
+TEST(Cli, AcceptanceRefusesAnOutputOverAnotherBeforeLookingForTheGpu) {
+  const std::string dir = "/tmp/gpubench-cli-acceptance-" + std::to_string(getpid());
+  const Outcome same = run({GPUBENCH_BINARY, "acceptance", "--json", dir + "-r", "--junit", dir + "-r", "-o", dir + "-o"}, kNoGpu);
+  EXPECT_EQ(same.exit_code, 2) << same.err;
+  EXPECT_NE(same.err.find("--junit"), std::string::npos) << same.err;
+  const std::string baseline = std::string(GPUBENCH_TEST_DATA) + "/check/baseline.json";
+  const Outcome over_input = run({GPUBENCH_BINARY, "acceptance", "--baseline", baseline, "-o", baseline}, kNoGpu);
+  EXPECT_EQ(over_input.exit_code, 2) << over_input.err;
+  EXPECT_NE(over_input.err.find("--output"), std::string::npos) << over_input.err;
+  for (const char* suffix : {"-r", "-o"}) EXPECT_FALSE(std::ifstream(dir + suffix).good()) << dir + suffix;
+}
+
 }  // namespace
 }  // namespace gpubench

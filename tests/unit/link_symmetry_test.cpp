@@ -152,5 +152,17 @@ TEST(LinkSymmetry, IgnoresOtherIdsUnusableValuesAndMissingLinks) {
   EXPECT_EQ(flagged[0].link, "unknown");
 }
 
+TEST(LinkSymmetry, OddPairIdsAreNoPairsAndNeverCrash) {
+  std::vector<Metric> metrics = all_pairs("p2p/ce_unidir/1GiB", 3, 50, "NV18");
+  for (const std::string& odd : std::vector<std::string>{"p2p/x/gpu1234567-gpu0/bandwidth", "p2p/x/gpu0-gpu1-gpu2/bandwidth", "gpu0-gpu1/bandwidth",
+                                 "p2p/x/gpu0-gpu1/", "p2p/x/gpu0-gpu" + std::string(50000, '1') + "/bandwidth",
+                                 "p2p/" + std::string(50000, 'x') + "/gpu0-gpu1/bandwidth"}) {
+    Metric m = pair_metric("p2p/x", 0, 1, 1, "NV18");
+    m.id = odd;
+    metrics.push_back(m);
+  }
+  EXPECT_TRUE(find_link_asymmetries(metrics).empty()) << "none is a pair with a partner to compare with";
+}
+
 }  // namespace
 }  // namespace gpubench

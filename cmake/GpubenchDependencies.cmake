@@ -30,10 +30,14 @@ target_link_libraries(gpubench_nccl INTERFACE ${NCCL_LIBRARY})
 
 # NVML is loaded at run time with dlopen; only its header is needed to build. The toolkit normally ships it;
 # where it does not, scripts/setup.sh installs NVIDIA's nvidia-nvml-dev wheel into build/_deps/nvml.
-find_path(NVML_INCLUDE_DIR nvml.h
-          HINTS ${CUDAToolkit_INCLUDE_DIRS} "${CMAKE_BINARY_DIR}/_deps/nvml/nvidia/cu13/include"
-                "${CMAKE_BINARY_DIR}/_deps/nvml/nvidia/cu12/include"
-                "${CMAKE_BINARY_DIR}/_deps/nvml/nvidia/nvml_dev/include" ENV NVML_INCLUDE_DIR)  # the cu12 wheel's layout
+# The wheel is looked for in this build folder and in build/ (where setup.sh puts it), so that other build
+# folders (the presets' build-asan, build-debug) find it too.
+set(_gpubench_nvml_hints "")
+foreach(_deps IN ITEMS "${CMAKE_BINARY_DIR}/_deps/nvml" "${PROJECT_SOURCE_DIR}/build/_deps/nvml")
+  list(APPEND _gpubench_nvml_hints "${_deps}/nvidia/cu13/include" "${_deps}/nvidia/cu12/include"
+                                   "${_deps}/nvidia/nvml_dev/include")  # the cu12 wheel's layout
+endforeach()
+find_path(NVML_INCLUDE_DIR nvml.h HINTS ${CUDAToolkit_INCLUDE_DIRS} ${_gpubench_nvml_hints} ENV NVML_INCLUDE_DIR)
 set(NVML_HEADER_FOUND FALSE)
 if(NVML_INCLUDE_DIR)
   set(NVML_HEADER_FOUND TRUE)

@@ -43,7 +43,11 @@ std::vector<int> parse_device_list(const std::string& text, int visible) {
         throw std::invalid_argument("'" + text + "': device " + std::to_string(d) + " does not exist (" +
                                     std::to_string(visible) + " visible)");
       }
-      if (std::find(devices.begin(), devices.end(), d) == devices.end()) devices.push_back(d);
+      // "0,0" is most likely a typo for "0,1": a GPU named twice would be measured as if it were two.
+      if (std::find(devices.begin(), devices.end(), d) != devices.end()) {
+        throw std::invalid_argument("'" + text + "': device " + std::to_string(d) + " is named twice");
+      }
+      devices.push_back(d);
     }
   }
   return devices;

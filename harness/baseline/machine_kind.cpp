@@ -52,6 +52,26 @@ std::string baseline_file_name(const MachineKind& kind) {
   return squeezed + ".json";
 }
 
+namespace {
+
+void consider_baseline(const MachineKind& kind, const std::string& file, bool in_directory, BaselineChoice& choice) {
+  const nlohmann::json document = read_json_file(file);
+  const std::string schema = document_schema(document, file);
+  if (in_directory && schema != kBaselineSchema) {
+    // A directory may hold other gpubench documents (results, check reports): they are not candidates.
+    choice.considered.push_back(file + ": not a baseline (schema '" + schema + "')");
+    return;
+  }
+  Baseline baseline = baseline_from_json(document, file);
+  choice.considered.push_back(file + ": " + describe(baseline.kind));
+  if (baseline.kind == kind && choice.path.empty()) {
+    choice.path = file;
+    choice.baseline = std::move(baseline);
+  }
+}
+
+}  // namespace
+
 BaselineChoice choose_baseline(const MachineKind& kind, const std::string& where) {
   BaselineChoice choice;
   struct stat info {};
@@ -60,18 +80,13 @@ BaselineChoice choose_baseline(const MachineKind& kind, const std::string& where
   // A FIFO or device among the baselines is named and passed over, as a results document there is.
   const std::vector<std::string> files = directory ? json_files_in(where, &choice.considered) : std::vector<std::string>{where};
   for (const std::string& file : files) {
-    const nlohmann::json document = read_json_file(file);
-    const std::string schema = document_schema(document, file);
-    if (directory && schema != kBaselineSchema) {
-      // A directory may hold other gpubench documents (results, check reports): they are not candidates.
-      choice.considered.push_back(file + ": not a baseline (schema '" + schema + "')");
-      continue;
-    }
-    Baseline baseline = baseline_from_json(document, file);
-    choice.considered.push_back(file + ": " + describe(baseline.kind));
-    if (baseline.kind == kind && choice.path.empty()) {
-      choice.path = file;
-      choice.baseline = std::move(baseline);
+    try {
+      consider_baseline(kind, file, directory, choice);
+    } catch (const InputError& error) {
+      // A file named on its own must be good; in a directory, one bad file does not hide the good ones.
+      if (!directory) throw;
+      choice.considered.push_back(error.what());
+      choice.skipped.push_back(error.what());
     }
   }
   return choice;

@@ -21,10 +21,12 @@ struct BaselineChoice {
   std::string path;  // empty when nothing matched
   Baseline baseline;
   std::vector<std::string> considered;  // "path: kind" for each baseline looked at, for the error message
+  std::vector<std::string> skipped;     // "path: field: problem" for each unreadable file of a directory
 };
 
 // `where` is a baseline file (used as is) or a directory searched for a baseline of this kind.
-// Throws InputError for unreadable baselines, naming the file.
+// An unreadable file named as `where` throws InputError naming it; one in a directory is skipped, with the
+// reason in `skipped` (and `considered`), so that one bad file does not hide the baseline that matches.
 BaselineChoice choose_baseline(const MachineKind& kind, const std::string& where);
 
 }  // namespace gpubench

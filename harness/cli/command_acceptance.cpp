@@ -96,6 +96,7 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
   const std::string where = args.baseline.empty() ? default_baseline_location() : args.baseline;
   try {
     const BaselineChoice choice = choose_baseline(kind, where);
+    for (const std::string& why : choice.skipped) std::cerr << "gpubench: acceptance: skipping " << why << "\n";
     if (choice.path.empty()) {
       baseline_note = "no baseline for " + describe(kind) + " in " + where;
     } else {

@@ -110,6 +110,7 @@ int check_command(const CheckArguments& args, const std::atomic<bool>& stop) {
     const MachineKind kind = machine_kind_of(results, path);
     const std::string where = args.baseline.empty() ? default_baseline_location() : args.baseline;
     const BaselineChoice choice = choose_baseline(kind, where);
+    for (const std::string& why : choice.skipped) std::cerr << "gpubench: check: skipping " << why << "\n";
     if (choice.path.empty()) {
       std::string considered;
       for (const std::string& c : choice.considered) considered += "\n  " + c;

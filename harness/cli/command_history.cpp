@@ -7,6 +7,7 @@
 #include "harness/cli/exit_codes.hpp"
 #include "harness/cli/finite_number.hpp"
 #include "harness/report/text_table.hpp"
+#include "harness/results/input_error.hpp"
 #include "harness/results/results_io.hpp"
 #include "harness/verdict/history.hpp"
 
@@ -29,12 +30,21 @@ int history_command(const HistoryArguments& args, const std::atomic<bool>& stop)
   for (const std::string& why : left_out) std::cerr << "gpubench: history: skipping " << why << "\n";
   for (const std::string& file : files) {
     if (stop.load()) throw Interrupted();
-    const nlohmann::json document = read_json_file(file);
-    if (document_schema(document, file) != kResultsSchema) {
-      std::cerr << "gpubench: history: skipping " << file << ": not a results document\n";
-      continue;
+    // One unreadable file is named and passed over: a nightly folder keeps its history without it.
+    try {
+      const nlohmann::json document = read_json_file(file);
+      if (document_schema(document, file) != kResultsSchema) {
+        std::cerr << "gpubench: history: skipping " << file << ": not a results document\n";
+        continue;
+      }
+      runs.push_back({file, results_from_json(document, file)});
+    } catch (const InputError& error) {
+      std::cerr << "gpubench: history: skipping " << error.what() << "\n";
     }
-    runs.push_back({file, results_from_json(document, file)});
+  }
+  if (runs.empty()) {
+    throw InputError(args.directory, "", "no readable results document in the directory",
+                     "keep the results files of `gpubench run -o` there");
   }
   const HistoryReport report = analyse_history(std::move(runs), options);
   bool any_worse = false;

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -36,15 +37,56 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
   return out;
 }
 
+// What the child started and left behind in its group (a grandchild deaf to SIGTERM) must not go on using the
+// GPU. While any member lives the group id cannot be given to a new process, so this reaches only the group.
+void end_stragglers(pid_t group) { kill(-group, SIGKILL); }
+
 void end_group(pid_t pid, int* status) {
   kill(-pid, SIGTERM);
   const auto deadline = Clock::now() + std::chrono::seconds(3);
   while (Clock::now() < deadline) {
-    if (waitpid(pid, status, WNOHANG) == pid) return;
+    if (waitpid(pid, status, WNOHANG) == pid) {
+      end_stragglers(pid);
+      return;
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   kill(-pid, SIGKILL);
   waitpid(pid, status, 0);
+}
+
+// posix_spawn, not fork: the runner forks while its telemetry thread runs, and a forked child may only call
+// async-signal-safe functions before exec (the old child's fprintf and open were not). The child gets its own
+// process group, so a timeout or Ctrl-C ends everything it started, and the terminal's Ctrl-C reaches only the
+// harness, which ends the child in order. Signal dispositions and the mask are reset to the defaults. glibc
+// reports a failed open or exec as the return value, so "cannot start" names the reason.
+int spawn_in_own_group(const ChildCommand& command, char* const argv[], char* const envp[], pid_t* pid) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  const int output_flags = O_WRONLY | O_CREAT | O_TRUNC;
+  if (!command.stdout_path.empty()) {
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, command.stdout_path.c_str(), output_flags, 0644);
+  }
+  if (!command.stderr_path.empty()) {
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, command.stderr_path.c_str(), output_flags, 0644);
+  }
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+  posix_spawn_file_actions_addclosefrom_np(&actions, STDERR_FILENO + 1);  // no file of the harness leaks in
+#endif
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t all_signals;
+  sigset_t no_signals;
+  sigfillset(&all_signals);
+  sigemptyset(&no_signals);
+  posix_spawnattr_setsigdefault(&attributes, &all_signals);
+  posix_spawnattr_setsigmask(&attributes, &no_signals);
+  posix_spawnattr_setpgroup(&attributes, 0);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  const int error = posix_spawn(pid, argv[0], &actions, &attributes, argv, envp);
+  posix_spawnattr_destroy(&attributes);
+  posix_spawn_file_actions_destroy(&actions);
+  return error;
 }
 
 }  // namespace
@@ -57,29 +99,11 @@ ChildOutcome run_child(const ChildCommand& command, const std::atomic<bool>* sto
   std::vector<char*> argv = pointers(argv_strings);
   std::vector<char*> envp = pointers(env_strings);
   const auto started = Clock::now();
-  const pid_t pid = fork();
-  if (pid < 0) {
-    outcome.launch_error = std::string("fork failed: ") + std::strerror(errno);
+  pid_t pid = 0;
+  if (const int error = spawn_in_own_group(command, argv.data(), envp.data(), &pid); error != 0) {
+    outcome.launch_error = "cannot start " + argv_strings.front() + ": " + std::strerror(error);
     return outcome;
   }
-  if (pid == 0) {
-    setpgid(0, 0);
-    signal(SIGINT, SIG_IGN);  // Ctrl-C reaches the harness, which ends the child in order
-    const auto redirect = [](const std::string& path, int fd) {
-      if (path.empty()) return;
-      const int file = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      if (file >= 0) {
-        dup2(file, fd);
-        close(file);
-      }
-    };
-    redirect(command.stdout_path, STDOUT_FILENO);
-    redirect(command.stderr_path, STDERR_FILENO);
-    execve(argv[0], argv.data(), envp.data());
-    std::fprintf(stderr, "cannot execute %s: %s\n", argv[0], std::strerror(errno));
-    _exit(127);
-  }
-  setpgid(pid, pid);
   int status = 0;
   while (true) {
     const pid_t done = waitpid(pid, &status, WNOHANG);

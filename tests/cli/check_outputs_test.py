@@ -362,8 +362,30 @@ class Hardening(unittest.TestCase):
             doc["schema"] = schema
             with open(os.path.join(self.tmp, "odd.json"), "w") as f:
                 json.dump(doc, f)
-            self.assert_rejected(run("history", self.tmp), "odd.json", "'schema'")
+            result = run("history", self.tmp, "--json")
+            self.assertEqual(result.returncode, 0, "one bad file is skipped, not fatal: " + result.stderr)
+            self.assertIn("skipping " + os.path.join(self.tmp, "odd.json") + ": field 'schema'", result.stderr)
+            self.assertEqual(json.loads(result.stdout)["runs"], 3)
         self.assert_rejected(run("history", CHECK, "--significance", "nan"), "--significance", "finite")
+
+    def test_history_folder_with_nothing_readable_exits_two(self):
+        with open(os.path.join(self.tmp, "broken.json"), "w") as f:
+            f.write("{ not json")
+        self.assert_rejected(run("history", self.tmp), self.tmp, "no readable results document")
+
+    def test_one_bad_file_in_a_baselines_folder_does_not_hide_the_matching_baseline(self):
+        folder = os.path.join(self.tmp, "baselines")
+        os.mkdir(folder)
+        shutil.copy(self.baseline, os.path.join(folder, "good.json"))
+        with open(os.path.join(folder, "broken.json"), "w") as f:
+            f.write("{ not json")
+        os.mkdir(os.path.join(folder, "a-folder.json"))
+        result = run("check", os.path.join(CHECK, "healthy_1.json"), "--baseline", folder)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("skipping " + os.path.join(folder, "broken.json"), result.stderr)
+        os.remove(os.path.join(folder, "good.json"))
+        self.assert_rejected(run("check", os.path.join(CHECK, "healthy_1.json"), "--baseline", folder),
+                             "no baseline for", "broken.json")
 
     def test_baseline_fields_of_the_wrong_type_exit_two(self):
         good = json.load(open(self.baseline))

@@ -214,7 +214,7 @@ TEST(Cli, CheckConfirmNeedsTheGpuOnlyForASuspect) {
 
 TEST(Cli, BadDevicesAreBadUsageEvenWithoutAGpu) {
   for (const char* command : {"run", "stress", "acceptance", "doctor", "env"}) {
-    for (const char* devices : {"a", "-1", "0,,1", "3-1"}) {
+    for (const char* devices : {"a", "-1", "0,,1", "3-1", "0,0"}) {
       const Outcome o = run({GPUBENCH_BINARY, command, "--devices", devices}, kNoGpu);
       EXPECT_EQ(o.exit_code, 2) << command << " --devices " << devices << ": " << o.err;
       EXPECT_NE(o.err.find("--devices"), std::string::npos) << command << ": " << o.err;

@@ -159,7 +159,14 @@ TEST_F(InputHardening, SchemaOfTheWrongTypeInAHistoryOrBaselineFolderIsNamed) {
   json d = results();
   d["schema"] = 5;
   write("run.json", d.dump());
-  expect_input_error([&] { choose_baseline({"NVIDIA H200", 1, "single"}, dir_.string()); }, {"run.json", "'schema'"});
+  // In a folder the file is passed over and named; named on its own, it is an error.
+  const BaselineChoice choice = choose_baseline({"NVIDIA H200", 1, "single"}, dir_.string());
+  ASSERT_EQ(choice.skipped.size(), 1u);
+  EXPECT_NE(choice.skipped[0].find("run.json"), std::string::npos) << choice.skipped[0];
+  EXPECT_NE(choice.skipped[0].find("'schema'"), std::string::npos) << choice.skipped[0];
+  EXPECT_TRUE(choice.path.empty());
+  expect_input_error([&] { choose_baseline({"NVIDIA H200", 1, "single"}, (dir_ / "run.json").string()); },
+                     {"run.json", "'schema'"});
 }
 
 TEST_F(InputHardening, DuplicateMetricIdsAreRefusedNamingBothIndices) {

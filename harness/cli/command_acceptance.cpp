@@ -138,7 +138,7 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
   print_acceptance(report, std::cout);
   std::cout << "results: " << output << "\ntook " << std::to_string(static_cast<int>(seconds_since(started))) + " s" << "\n";
   if (document.run.interrupted) return kExitFailed;
-  return report.node_verdict == "fail" ? kExitFailed : kExitOk;
+  return report.node_verdict == Grade::Fail ? kExitFailed : kExitOk;
 }
 
 }  // namespace

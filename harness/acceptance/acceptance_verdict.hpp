@@ -3,12 +3,10 @@
 // health findings, the quick suite checked against the baseline, and a short stress run. A GPU fails when
 // any stage fails it; the node fails when a GPU fails or a node-wide finding (a critical doctor finding for
 // no GPU in particular, a regression of a multi-GPU figure) fails it. Each stage's findings count as their own
-// vocabulary maps onto pass/warn/fail (grade_of).
+// vocabulary maps onto pass/warn/fail (grade_of). The report's formats are harness/report/'s.
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "harness/doctor/finding.hpp"
 #include "harness/results/grade.hpp"
@@ -40,9 +38,5 @@ struct AcceptanceReport {
 AcceptanceReport judge_acceptance(const std::vector<int>& devices, const std::vector<Finding>& doctor,
                                   const std::optional<CheckReport>& check, const std::string& baseline_note,
                                   const std::vector<GpuStressVerdict>& stress);
-
-nlohmann::json acceptance_json(const AcceptanceReport& report);
-void write_acceptance_junit(const AcceptanceReport& report, std::ostream& out);
-void print_acceptance(const AcceptanceReport& report, std::ostream& out);
 
 }  // namespace gpubench

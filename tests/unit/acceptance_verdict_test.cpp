@@ -5,6 +5,9 @@
 
 #include <sstream>
 
+#include "harness/report/json_report.hpp"
+#include "harness/report/junit_report.hpp"
+
 namespace gpubench {
 namespace {
 
@@ -70,7 +73,7 @@ TEST(Acceptance, NoBaselineIsAWarningThatSaysWhy) {
 TEST(Acceptance, JunitHasOneCasePerStageAndScope) {
   const AcceptanceReport r = judge_acceptance({0, 1}, {}, std::nullopt, "none", {});
   std::ostringstream out;
-  write_acceptance_junit(r, out);
+  write_junit(verdict_list(r), out);
   const std::string xml = out.str();
   std::size_t cases = 0;
   for (std::size_t at = xml.find("<testcase"); at != std::string::npos; at = xml.find("<testcase", at + 1)) ++cases;

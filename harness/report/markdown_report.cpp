@@ -1,21 +1,14 @@
 #include "harness/report/markdown_report.hpp"
 
 #include "harness/baseline/machine_kind.hpp"
+#include "harness/report/escaped_text.hpp"
 #include "harness/report/figure_text.hpp"
 
 namespace gpubench {
 namespace {
 
 // A table cell on one line, whose pipes do not end it.
-std::string markdown_cell(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += ' ';
-    else out += c;
-  }
-  return out;
-}
+std::string markdown_cell(const std::string& text) { return escaped_text(text, {{'|', "\\|"}, {'\n', " "}}); }
 
 }  // namespace
 

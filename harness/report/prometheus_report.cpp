@@ -1,19 +1,14 @@
 #include "harness/report/prometheus_report.hpp"
 
+#include "harness/report/escaped_text.hpp"
 #include "harness/report/figure_text.hpp"
 
 namespace gpubench {
 namespace {
 
+// A label value as the text format quotes it.
 std::string prometheus_label(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '\\') out += "\\\\";
-    else if (c == '"') out += "\\\"";
-    else if (c == '\n') out += "\\n";
-    else out += c;
-  }
-  return out;
+  return escaped_text(text, {{'\\', "\\\\"}, {'"', "\\\""}, {'\n', "\\n"}});
 }
 
 }  // namespace

@@ -31,7 +31,7 @@ struct VerdictList {
 };
 
 // One per metric, worst first: regressions and failures fail; noisy, missing and informational are skipped
-// (judged by nobody); the rest pass.
+// (they neither pass nor fail the run); the rest pass. The message is "kind: reason".
 VerdictList verdict_list(const CheckReport& report);
 // One per stage of the node, then of each GPU: a failed stage fails, the others pass with their reasons.
 VerdictList verdict_list(const AcceptanceReport& report);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <nlohmann/json.hpp>
+
 #include "benchmarks/common/nvml_library.hpp"
 
 namespace gpubench {

@@ -2,25 +2,20 @@
 
 #include <map>
 
-#include "harness/report/xml_text.hpp"
 #include "harness/verdict/fleet.hpp"
 
 namespace gpubench {
 namespace {
 
-void worsen(StageResult& stage, const std::string& verdict, std::string reason) {
-  const auto rank = [](const std::string& v) { return v == "fail" ? 2 : v == "warn" ? 1 : 0; };
-  if (rank(verdict) > rank(stage.verdict)) stage.verdict = verdict;
+void worsen(StageResult& stage, Grade grade, std::string reason) {
+  stage.verdict = worst_of({stage.verdict, grade});
   stage.reasons.push_back(std::move(reason));
 }
 
-std::string combine(const std::vector<StageResult>& stages) {
-  std::string verdict = "pass";
-  for (const StageResult& s : stages) {
-    if (s.verdict == "fail") return "fail";
-    if (s.verdict == "warn") verdict = "warn";
-  }
-  return verdict;
+Grade worst_stage(const std::vector<StageResult>& stages) {
+  std::vector<Grade> grades;
+  for (const StageResult& s : stages) grades.push_back(s.verdict);
+  return worst_of(grades);
 }
 
 }  // namespace
@@ -31,13 +26,13 @@ AcceptanceReport judge_acceptance(const std::vector<int>& devices, const std::ve
   AcceptanceReport report;
   std::map<int, std::map<std::string, StageResult>> per_gpu;
   for (int d : devices) {
-    for (const char* stage : {"doctor", "performance", "stress"}) per_gpu[d][stage] = {stage, "pass", {}};
+    for (const char* stage : {"doctor", "performance", "stress"}) per_gpu[d][stage] = {stage, Grade::Pass, {}};
   }
-  std::map<std::string, StageResult> node = {{"doctor", {"doctor", "pass", {}}}, {"performance", {"performance", "pass", {}}}};
+  std::map<std::string, StageResult> node = {{"doctor", {"doctor", Grade::Pass, {}}}, {"performance", {"performance", Grade::Pass, {}}}};
 
   for (const Finding& f : doctor) {
-    const std::string verdict = f.severity == Severity::Critical ? "fail" : f.severity == Severity::Warning ? "warn" : "pass";
-    if (verdict == "pass") continue;
+    const Grade verdict = grade_of(f.severity);
+    if (verdict == Grade::Pass) continue;
     const std::string reason = f.check + ": " + f.finding + (f.fix.empty() ? "" : " (fix: " + f.fix + ")");
     if (f.gpus.empty()) {
       worsen(node["doctor"], verdict, reason);
@@ -50,11 +45,8 @@ AcceptanceReport judge_acceptance(const std::vector<int>& devices, const std::ve
   if (check) {
     report.baseline = check->baseline_path;
     for (const MetricVerdict& v : check->verdicts) {
-      // Informational figures (not gating in the baseline) pass: their noise is no finding about this node.
-      const std::string verdict = v.kind == VerdictKind::Regression || v.kind == VerdictKind::Failed ? "fail"
-                                  : v.kind == VerdictKind::Noisy || v.kind == VerdictKind::Missing   ? "warn"
-                                                                                                     : "pass";
-      if (verdict == "pass") continue;
+      const Grade verdict = grade_of(v.kind);
+      if (verdict == Grade::Pass) continue;
       const std::string reason = std::string(to_string(v.kind)) + " " + v.id + ": " + v.reason;
       const auto gpu = split_gpu(v.id).second;
       if (gpu && per_gpu.count(*gpu)) {
@@ -66,82 +58,25 @@ AcceptanceReport judge_acceptance(const std::vector<int>& devices, const std::ve
   } else {
     // Without a baseline no figure was judged: no GPU may read as a performance pass.
     report.baseline = baseline_note;
-    worsen(node["performance"], "warn", "not judged: " + baseline_note);
-    for (auto& [index, stages] : per_gpu) worsen(stages["performance"], "warn", "not judged: no baseline (see the node's verdict)");
+    worsen(node["performance"], Grade::Warn, "not judged: " + baseline_note);
+    for (auto& [index, stages] : per_gpu) worsen(stages["performance"], Grade::Warn, "not judged: no baseline (see the node's verdict)");
   }
   for (const GpuStressVerdict& v : stress) {
     if (!per_gpu.count(v.index)) continue;
     for (const StressFinding& f : v.findings) {
-      if (f.severity == "fail" || f.severity == "warn") worsen(per_gpu[v.index]["stress"], f.severity, f.check + ": " + f.message);
+      const Grade verdict = grade_of_stress_finding(f);
+      if (verdict != Grade::Pass) worsen(per_gpu[v.index]["stress"], verdict, f.check + ": " + f.message);
     }
   }
   for (auto& [index, stages] : per_gpu) {
-    GpuAcceptance gpu{index, "", {stages["doctor"], stages["performance"], stages["stress"]}};
-    gpu.verdict = combine(gpu.stages);
+    GpuAcceptance gpu{index, Grade::Pass, {stages["doctor"], stages["performance"], stages["stress"]}};
+    gpu.verdict = worst_stage(gpu.stages);
     report.gpus.push_back(gpu);
   }
   report.node_stages = {node["doctor"], node["performance"]};
-  std::vector<StageResult> everything = report.node_stages;
-  for (const GpuAcceptance& gpu : report.gpus) everything.push_back({"gpu" + std::to_string(gpu.index), gpu.verdict, {}});
-  report.node_verdict = combine(everything);
+  report.node_verdict = worst_stage(report.node_stages);
+  for (const GpuAcceptance& gpu : report.gpus) report.node_verdict = worst_of({report.node_verdict, gpu.verdict});
   return report;
-}
-
-nlohmann::json acceptance_json(const AcceptanceReport& report) {
-  const auto stage_json = [](const StageResult& s) {
-    return nlohmann::json{{"stage", s.stage}, {"verdict", s.verdict}, {"reasons", s.reasons}};
-  };
-  nlohmann::json gpus = nlohmann::json::array();
-  for (const GpuAcceptance& gpu : report.gpus) {
-    nlohmann::json stages = nlohmann::json::array();
-    for (const StageResult& s : gpu.stages) stages.push_back(stage_json(s));
-    gpus.push_back({{"index", gpu.index}, {"verdict", gpu.verdict}, {"stages", stages}});
-  }
-  nlohmann::json node = nlohmann::json::array();
-  for (const StageResult& s : report.node_stages) node.push_back(stage_json(s));
-  return {{"schema", "gpubench.acceptance/1"}, {"node_verdict", report.node_verdict}, {"baseline", report.baseline},
-          {"node", node},                      {"gpus", gpus}};
-}
-
-void write_acceptance_junit(const AcceptanceReport& report, std::ostream& out) {
-  std::vector<std::pair<std::string, StageResult>> cases;
-  for (const StageResult& s : report.node_stages) cases.emplace_back("node", s);
-  for (const GpuAcceptance& gpu : report.gpus) {
-    for (const StageResult& s : gpu.stages) cases.emplace_back("gpu" + std::to_string(gpu.index), s);
-  }
-  int failures = 0;
-  for (const auto& c : cases) failures += c.second.verdict == "fail";
-  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"gpubench acceptance\" tests=\"" << cases.size()
-      << "\" failures=\"" << failures << "\">\n  <testsuite name=\"acceptance\" tests=\"" << cases.size() << "\" failures=\""
-      << failures << "\" errors=\"0\">\n";
-  for (const auto& [scope, s] : cases) {
-    std::string reasons;
-    for (const std::string& r : s.reasons) reasons += r + "\n";
-    out << "    <testcase classname=\"acceptance." << scope << "\" name=\"" << s.stage << "\" time=\"0\">";
-    if (s.verdict == "fail") {
-      out << "<failure message=\"" << xml_escape(s.reasons.empty() ? "failed" : s.reasons.front()) << "\">" << xml_escape(reasons)
-          << "</failure>";
-    } else if (!reasons.empty()) {
-      out << "<system-out>" << xml_escape(reasons) << "</system-out>";
-    }
-    out << "</testcase>\n";
-  }
-  out << "  </testsuite>\n</testsuites>\n";
-}
-
-void print_acceptance(const AcceptanceReport& report, std::ostream& out) {
-  const auto print_stage = [&out](const std::string& scope, const StageResult& s) {
-    out << "  " << scope << "  " << s.stage << ": " << s.verdict << "\n";
-    for (const std::string& r : s.reasons) out << "      " << r << "\n";
-  };
-  out << "\nAcceptance\n";
-  for (const StageResult& s : report.node_stages) print_stage("node", s);
-  for (const GpuAcceptance& gpu : report.gpus) {
-    for (const StageResult& s : gpu.stages) print_stage("GPU " + std::to_string(gpu.index), s);
-    out << "  GPU " << gpu.index << " verdict: " << gpu.verdict << "\n";
-  }
-  out << "baseline: " << report.baseline << "\nnode verdict: " << report.node_verdict
-      << (report.node_verdict == "fail" ? " (do not put this node into service)" : "") << "\n";
 }
 
 }  // namespace gpubench

@@ -2,33 +2,33 @@
 // The verdict of `gpubench acceptance`: one per GPU and one for the node, from three stages — doctor's
 // health findings, the quick suite checked against the baseline, and a short stress run. A GPU fails when
 // any stage fails it; the node fails when a GPU fails or a node-wide finding (a critical doctor finding for
-// no GPU in particular, a regression of a multi-GPU figure) fails it.
+// no GPU in particular, a regression of a multi-GPU figure) fails it. Each stage's findings count as their own
+// vocabulary maps onto pass/warn/fail (grade_of). The report's formats are harness/report/'s.
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "harness/doctor/finding.hpp"
+#include "harness/results/grade.hpp"
 #include "harness/stress/stress_rules.hpp"
 #include "harness/verdict/metric_verdict.hpp"
 
 namespace gpubench {
 
 struct StageResult {
-  std::string stage;    // doctor, performance, stress
-  std::string verdict;  // pass, warn, fail
+  std::string stage;  // doctor, performance, stress
+  Grade verdict = Grade::Pass;
   std::vector<std::string> reasons;
 };
 
 struct GpuAcceptance {
   int index = 0;
-  std::string verdict;
+  Grade verdict = Grade::Pass;
   std::vector<StageResult> stages;
 };
 
 struct AcceptanceReport {
-  std::string node_verdict;
+  Grade node_verdict = Grade::Pass;
   std::vector<StageResult> node_stages;  // what belongs to the node as a whole
   std::vector<GpuAcceptance> gpus;
   std::string baseline;  // the baseline used, or why none was
@@ -38,9 +38,5 @@ struct AcceptanceReport {
 AcceptanceReport judge_acceptance(const std::vector<int>& devices, const std::vector<Finding>& doctor,
                                   const std::optional<CheckReport>& check, const std::string& baseline_note,
                                   const std::vector<GpuStressVerdict>& stress);
-
-nlohmann::json acceptance_json(const AcceptanceReport& report);
-void write_acceptance_junit(const AcceptanceReport& report, std::ostream& out);
-void print_acceptance(const AcceptanceReport& report, std::ostream& out);
 
 }  // namespace gpubench

@@ -5,6 +5,7 @@
 #include "harness/baseline/gating.hpp"
 #include "harness/results/input_error.hpp"
 #include "harness/results/results_io.hpp"
+#include "harness/results/wrong_type_error.hpp"
 
 namespace gpubench {
 namespace {
@@ -160,13 +161,8 @@ Baseline read_baseline_document(const json& j, const std::string& source) {
 }  // namespace
 
 Baseline baseline_from_json(const json& j, const std::string& source) {
-  try {
-    return read_baseline_document(j, source);
-  } catch (const nlohmann::json::exception& error) {
-    // A field the checks above do not cover has the wrong type.
-    throw InputError(source, "", std::string("a field has the wrong type: ") + error.what(),
-                     "the file was edited or damaged; re-create it with `gpubench baseline create`");
-  }
+  return with_wrong_types_as_input_errors(source, "the file was edited or damaged; re-create it with `gpubench baseline create`",
+                                          [&] { return read_baseline_document(j, source); });
 }
 
 Baseline read_baseline_file(const std::string& path) { return baseline_from_json(read_json_file(path), path); }

@@ -20,6 +20,9 @@
 #include "harness/doctor/health_rules.hpp"
 #include "harness/doctor/read_node_facts.hpp"
 #include "harness/environment/fingerprint.hpp"
+#include "harness/report/console_report.hpp"
+#include "harness/report/json_report.hpp"
+#include "harness/report/junit_report.hpp"
 #include "harness/report/progress_display.hpp"
 #include "harness/report/stress_display.hpp"
 #include "harness/results/id_pattern.hpp"
@@ -135,11 +138,11 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
 
   const AcceptanceReport report = judge_acceptance(devices, findings, check, baseline_note, verdicts);
   if (!args.json.empty()) write_json_atomically(acceptance_json(report), args.json);
-  if (!args.junit.empty()) write_text_atomically(args.junit, [&](std::ostream& out) { write_acceptance_junit(report, out); });
+  if (!args.junit.empty()) write_text_atomically(args.junit, [&](std::ostream& out) { write_junit(verdict_list(report), out); });
   print_acceptance(report, std::cout);
   std::cout << "results: " << output << "\ntook " << std::to_string(static_cast<int>(seconds_since(started))) + " s" << "\n";
   if (document.run.interrupted) return kExitFailed;
-  return report.node_verdict == "fail" ? kExitFailed : kExitOk;
+  return report.node_verdict == Grade::Fail ? kExitFailed : kExitOk;
 }
 
 }  // namespace

@@ -12,8 +12,11 @@
 #include "harness/cli/non_empty_text.hpp"
 #include "harness/cli/output_paths.hpp"
 #include "harness/environment/fingerprint.hpp"
-#include "harness/report/check_reports.hpp"
-#include "harness/report/text_table.hpp"
+#include "harness/report/console_report.hpp"
+#include "harness/report/json_report.hpp"
+#include "harness/report/junit_report.hpp"
+#include "harness/report/markdown_report.hpp"
+#include "harness/report/prometheus_report.hpp"
 #include "harness/results/input_error.hpp"
 #include "harness/results/results_io.hpp"
 #include "harness/runner/micro_listing.hpp"
@@ -42,25 +45,9 @@ int fleet_command(const CheckArguments& args, const std::atomic<bool>& stop) {
   if (args.results.size() < 2) throw UsageError("--fleet needs the results of two or more nodes");
   const FleetReport report = analyse_fleet(load_results_files(args.results, stop));
   if (args.json) {
-    nlohmann::json findings = nlohmann::json::array();
-    for (const FleetFinding& f : report.findings) {
-      findings.push_back({{"scope", f.scope}, {"host", f.host}, {"source", f.source}, {"metric", f.metric}, {"value", f.value},
-                          {"reference", f.reference}, {"deviation", f.deviation}, {"unit", f.unit}, {"reason", f.reason}});
-      if (f.gpu) findings.back()["gpu"] = *f.gpu;
-    }
-    std::cout << nlohmann::json{{"nodes", report.nodes}, {"metrics_compared", report.metrics_compared}, {"outliers", findings}}.dump(2) << "\n";
+    std::cout << fleet_json(report).dump(2) << "\n";
   } else {
-    std::cout << report.nodes << " runs, " << report.metrics_compared << " metrics with 3 or more nodes\n";
-    TextTable table;
-    for (const char* h : {"scope", "host", "metric", "value", "reference", "unit", "why"}) table.add_column(h);
-    for (const FleetFinding& f : report.findings) {
-      table.add_row({f.scope, f.host, f.metric, format_number(f.value, 2), format_number(f.reference, 2), f.unit, f.reason});
-    }
-    if (table.empty()) {
-      std::cout << "no outliers\n";
-    } else {
-      table.print(std::cout);
-    }
+    print_fleet(report, std::cout);
   }
   return report.findings.empty() ? kExitOk : kExitFailed;
 }
@@ -126,7 +113,7 @@ int check_command(const CheckArguments& args, const std::atomic<bool>& stop) {
   CheckReport report = check_against_baseline(results, path, baseline, baseline_path);
   if (args.confirm > 0) confirm_suspects(report, results, path, args, stop);
   apply_confirmations(report, results, baseline);
-  if (!args.junit.empty()) write_text_atomically(args.junit, [&](std::ostream& out) { write_check_junit(report, out); });
+  if (!args.junit.empty()) write_text_atomically(args.junit, [&](std::ostream& out) { write_junit(verdict_list(report), out); });
   if (!args.markdown.empty()) write_text_atomically(args.markdown, [&](std::ostream& out) { write_check_markdown(report, out); });
   if (!args.prometheus.empty()) write_text_atomically(args.prometheus, [&](std::ostream& out) { write_check_prometheus(report, out); });
   if (args.json) {

@@ -7,6 +7,8 @@
 #include "harness/cli/exit_codes.hpp"
 #include "harness/cli/filter_option.hpp"
 #include "harness/report/comparison.hpp"
+#include "harness/report/console_report.hpp"
+#include "harness/report/json_report.hpp"
 
 namespace gpubench {
 namespace {

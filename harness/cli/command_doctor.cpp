@@ -8,9 +8,10 @@
 #include "harness/cli/commands.hpp"
 #include "harness/cli/device_list_option.hpp"
 #include "harness/cli/exit_codes.hpp"
-#include "harness/doctor/doctor_report.hpp"
 #include "harness/doctor/health_rules.hpp"
 #include "harness/doctor/read_node_facts.hpp"
+#include "harness/report/console_report.hpp"
+#include "harness/report/json_report.hpp"
 
 namespace gpubench {
 namespace {

@@ -67,7 +67,7 @@ int stress_command(const StressArguments& args, const CommandState& state) {
   print_stress_summary(std::cout, records, verdicts);
   std::cout << "results: " << output << "\n";
   // A burn-in stopped early did not run for the time it was asked to: it cannot pass.
-  return document.run.interrupted || node_verdict(verdicts) == "fail" ? kExitFailed : kExitOk;
+  return document.run.interrupted || node_verdict(verdicts) == Grade::Fail ? kExitFailed : kExitOk;
 }
 
 }  // namespace

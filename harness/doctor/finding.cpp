@@ -12,4 +12,8 @@ const char* severity_name(Severity severity) {
   return "unknown";
 }
 
+Grade grade_of(Severity severity) {
+  return severity == Severity::Critical ? Grade::Fail : severity == Severity::Warning ? Grade::Warn : Grade::Pass;
+}
+
 }  // namespace gpubench

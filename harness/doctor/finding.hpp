@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "harness/results/grade.hpp"
+
 namespace gpubench {
 
 // Ordered from harmless to worst, so that findings sort by it.
@@ -18,5 +20,8 @@ struct Finding {
 };
 
 const char* severity_name(Severity severity);  // "critical", "warning", "info", "ok"
+
+// What a finding does to a verdict: critical fails, a warning warns, info and ok pass.
+Grade grade_of(Severity severity);
 
 }  // namespace gpubench

@@ -2,8 +2,10 @@
 //   mpirun -np 2 [-x NCCL_ALGO=Ring -x NCCL_PROTO=Simple] gpubench-mpi [--suite quick|full] [-o results.json]
 // One algorithm/protocol combination per run, from NCCL_ALGO / NCCL_PROTO as in gpubench-micro ("auto" when
 // unset). Each rank drives the GPU of its local rank (one GPU per rank when a launcher hides the others). Rank 0
-// writes one gpubench.results/1 document with gpubench-micro's metric ids, every rank's node and GPU in
-// environment.ranks[], the fingerprint of its own node, and each rank's GPU telemetry (NVML, every 250 ms).
+// writes one gpubench.results/1 document, made as `gpubench run` makes its own (mpi_results.hpp): gpubench-micro's
+// metric ids, params, clocks and throttle, every rank's node and GPU in environment.ranks[], the fingerprint of
+// its own node, and each rank's GPU telemetry (NVML, every 250 ms). Arguments are read with CLI11, as gpubench's.
+#include <CLI/CLI.hpp>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -11,6 +13,8 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -23,57 +27,43 @@
 #include "benchmarks/nccl_mpi/mpi_allreduce_runner.hpp"
 #include "benchmarks/nccl_mpi/mpi_world.hpp"
 #include "harness/cli/exit_codes.hpp"
+#include "harness/mpi/allreduce_catalogue.hpp"
 #include "harness/mpi/mpi_results.hpp"
+#include "harness/mpi/rank_clocks.hpp"
 #include "harness/mpi/rank_identity.hpp"
 #include "harness/mpi/rank_telemetry.hpp"
 #include "harness/report/run_summary.hpp"
-#include "harness/results/failure_advice.hpp"
+#include "harness/results/gbench_import.hpp"
 #include "harness/results/results_io.hpp"
 #include "harness/runner/run_record.hpp"
-#include "harness/runner/suites.hpp"
 #include "harness/runner/telemetry_sampler.hpp"
 
 namespace gpubench {
 namespace {
 
-constexpr const char* kUsage =
-    "usage: mpirun -np N [-x NCCL_ALGO=Ring -x NCCL_PROTO=Simple] gpubench-mpi [--suite quick|full] [-o FILE]\n"
-    "  --suite quick|full  8 B to 4 GiB in steps of x8 (plus 1 GiB and 4 GiB) or x2; default quick\n"
-    "  -o, --output FILE   results document written by rank 0; default gpubench-mpi-HOST-TIME.json\n";
-
 struct Options {
   std::string suite = "quick";
   std::string output;
-  bool help = false;
 };
 
-// Throws std::invalid_argument naming the bad argument.
-Options parse_options(const std::vector<std::string>& args) {
-  Options options;
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    const auto value = [&](const std::string& name) -> std::string {
-      if (i + 1 == args.size()) throw std::invalid_argument(name + " needs a value");
-      return args[++i];
-    };
-    if (arg == "-h" || arg == "--help") {
-      options.help = true;
-    } else if (arg == "--suite") {
-      options.suite = value(arg);
-    } else if (arg.rfind("--suite=", 0) == 0) {
-      options.suite = arg.substr(8);
-    } else if (arg == "-o" || arg == "--output") {
-      options.output = value(arg);
-    } else if (arg.rfind("--output=", 0) == 0) {
-      options.output = arg.substr(9);
-    } else {
-      throw std::invalid_argument("unknown argument '" + arg + "'");
-    }
+// Reads the arguments with CLI11, as gpubench does. Returns the exit code to end with after --help or a bad
+// argument (rank 0 prints the help or says what was wrong; the other ranks keep quiet), or nothing to go on.
+std::optional<int> parse_options(int argc, char** argv, bool root, Options& options) {
+  CLI::App app{"gpubench-mpi: gpubench-micro's NCCL all-reduce sweep with one process per GPU, for jobs across nodes.\n"
+               "Start it with mpirun: mpirun -np N [-x NCCL_ALGO=Ring -x NCCL_PROTO=Simple] gpubench-mpi [OPTIONS]",
+               "gpubench-mpi"};
+  app.add_option("--suite", options.suite, "quick: 8 B to 4 GiB in steps of x8 (plus 1 GiB and 4 GiB); full: in steps of x2")
+      ->check(CLI::IsMember({"quick", "full"}))
+      ->capture_default_str();
+  app.add_option("-o,--output", options.output, "results document written by rank 0 (default: gpubench-mpi-HOST-TIME.json)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    std::ostringstream quiet;
+    const int code = root ? app.exit(error) : app.exit(error, quiet, quiet);
+    return code == 0 ? kExitOk : kExitUsage;
   }
-  if (options.suite != "quick" && options.suite != "full") {
-    throw std::invalid_argument("--suite '" + options.suite + "' must be quick or full");
-  }
-  return options;
+  return std::nullopt;
 }
 
 // The GPU of this rank: its local rank's, or the only one a launcher left visible. Sets *problem when none.
@@ -90,17 +80,6 @@ int choose_device(const MpiWorld& world, std::string* problem) {
   *problem = "local rank " + std::to_string(world.local_rank()) + " on " + host_name() + ", which has " +
              std::to_string(count) + " GPUs: run at most " + std::to_string(count) + " ranks per node";
   return -1;
-}
-
-int repetitions_for(const std::string& suite) {
-  for (const FamilySpec& family : families_in_suite(suite)) {
-    if (family.name == "nccl") return suite == "quick" ? family.quick_repetitions : family.full_repetitions;
-  }
-  return suite == "quick" ? 3 : 5;
-}
-
-std::string variant_label(const NcclCombination& forced) {
-  return forced.algo == "auto" && forced.proto == "auto" ? "nccl.auto" : "nccl." + forced.algo + "_" + forced.proto;
 }
 
 // Rank 0's progress line for one benchmark.
@@ -140,6 +119,9 @@ int run_ranks(const MpiWorld& world, const Options& options, const std::vector<s
 
   const std::vector<std::string> identities = world.gather_text(describe_rank(world.rank(), world.local_rank(), device).dump(), 0);
   const NcclCombination forced = forced_combination_from_environment();
+  const FamilySpec& catalogue_row = allreduce_family(forced);
+  std::string nvml_error;
+  const std::unique_ptr<NvmlLibrary> nvml = NvmlLibrary::load(&nvml_error);
   ResultsDocument document;
   std::string output = options.output;
   nlohmann::json ranks = nlohmann::json::array();
@@ -152,16 +134,13 @@ int run_ranks(const MpiWorld& world, const Options& options, const std::vector<s
     }
     std::sort(node_devices.begin(), node_devices.end());
     node_devices.erase(std::unique(node_devices.begin(), node_devices.end()), node_devices.end());
-    document.run = mpi_run_info(command_line, options.suite, node_devices);
-    document.environment = mpi_environment(node_devices, ranks, world.size());
+    document = start_mpi_results_document(command_line, options.suite, node_devices, ranks, world.size(), nvml.get(), nvml_error);
     if (output.empty()) output = "gpubench-mpi-" + document.run.host + "-" + utc_now("%Y%m%dT%H%M%SZ") + ".json";
     std::cerr << "gpubench-mpi: suite " << options.suite << ", " << world.size() << " ranks, NCCL_ALGO=" << forced.algo
               << " NCCL_PROTO=" << forced.proto << "; results in " << output << "\n";
   }
 
   // This rank's GPU, sampled while the sweep runs (no samples without NVML, as in `gpubench run`).
-  std::string nvml_error;
-  const std::unique_ptr<NvmlLibrary> nvml = NvmlLibrary::load(&nvml_error);
   std::vector<TelemetrySampler::Target> telemetry_targets;
   if (nvml) {
     if (const nvmlDevice_t handle = nvml->device_for_cuda_index(device)) telemetry_targets.push_back({device, handle});
@@ -170,14 +149,27 @@ int run_ranks(const MpiWorld& world, const Options& options, const std::vector<s
   sampler.start();
 
   const Suite suite = options.suite == "quick" ? Suite::Quick : Suite::Full;
-  MpiAllReduceRunner runner(world, device, debug_log, forced, repetitions_for(options.suite), min_time_seconds(suite));
+  const int repetitions = suite == Suite::Quick ? catalogue_row.quick_repetitions : catalogue_row.full_repetitions;
+  MpiAllReduceRunner runner(world, device, debug_log, forced, repetitions, min_time_seconds(suite));
   const auto started = std::chrono::steady_clock::now();
-  FamilyRun family{variant_label(forced), "ok", 0, 0, nlohmann::json::object()};
+  FamilyRun family{variant_label(catalogue_row, forced), "ok", 0, 0, nlohmann::json::object()};
   const auto checkpoint = [&](bool finished) {
     family.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     document.families = {family};
-    if (finished) document.run.finished_at = utc_now("%Y-%m-%dT%H:%M:%SZ");
+    if (finished) finish_results_document(document);
     write_json_atomically(to_json(document), output);
+  };
+  // Each benchmark's outcome goes through the import of gpubench-micro's output, as in `gpubench run`.
+  const auto record = [&](const std::string& name, const MpiAllReduceOutcome& outcome, const RankClocks& clocks) {
+    ImportedBenchmarks imported =
+        import_google_benchmark_json(allreduce_benchmark_json(name, outcome, clocks), catalogue_row.name, "gpubench-mpi " + name);
+    for (Metric& m : imported.metrics) document.metrics.push_back(std::move(m));
+    for (Skip& skip : imported.skipped) document.skipped.push_back(std::move(skip));
+    for (Failure& failure : imported.failures) document.failures.push_back(std::move(failure));
+    if (!imported.failures.empty()) {
+      family.status = "failed";
+      family.exit_code = kExitFailed;
+    }
   };
 
   for (std::size_t bytes : allreduce_sizes(suite)) {
@@ -190,25 +182,16 @@ int run_ranks(const MpiWorld& world, const Options& options, const std::vector<s
         // The other ranks may wait for this one forever: record what is known and end the job.
         std::cerr << "gpubench-mpi: rank " << world.rank() << ": " << name << ": " << error.what() << "\n";
         if (root) {
-          const FailureKind kind = failure_kind_of(error);
-          document.failures.push_back({name, "nccl", kind, error.what(), advice_for_failure(kind)});
-          family.status = "failed";
-          family.exit_code = kExitFailed;
+          record(name, {MpiAllReduceOutcome::Kind::Failed, error.what(), failure_kind_of(error), {}, {}}, RankClocks{});
           checkpoint(true);
         }
         world.abort(kExitFailed);
       }
+      // Every rank reads its GPU's clocks as the benchmark ends; rank 0 keeps the lowest and every reason.
+      const std::vector<std::string> clocks = world.gather_text(read_rank_clocks(nvml.get(), device), 0);
       if (!root) continue;
       report_progress(name, outcome);
-      if (outcome.kind == MpiAllReduceOutcome::Kind::Skipped) {
-        document.skipped.push_back({name, "nccl", outcome.reason});
-      } else if (outcome.kind == MpiAllReduceOutcome::Kind::Failed) {
-        document.failures.push_back({name, "nccl", outcome.failure, outcome.reason, advice_for_failure(outcome.failure)});
-        family.status = "failed";
-        family.exit_code = kExitFailed;
-      } else {
-        document.metrics.push_back(allreduce_metric(name, outcome.busbw_samples, outcome.median));
-      }
+      record(name, outcome, combine_rank_clocks(clocks));
       checkpoint(false);
     }
   }
@@ -230,16 +213,7 @@ int run(int argc, char** argv, NcclDebugLog& debug_log) {
   const bool root = world.rank() == 0;
   const std::vector<std::string> command_line(argv, argv + argc);
   Options options;
-  try {
-    options = parse_options(command_line);
-  } catch (const std::invalid_argument& error) {
-    if (root) std::cerr << "gpubench-mpi: " << error.what() << "\n" << kUsage;
-    return kExitUsage;
-  }
-  if (options.help) {
-    if (root) std::cout << kUsage;
-    return kExitOk;
-  }
+  if (const std::optional<int> exit_code = parse_options(argc, argv, root, options)) return *exit_code;
   try {
     return run_ranks(world, options, command_line, debug_log);
   } catch (const std::exception& error) {

@@ -1,62 +1,55 @@
 #include "harness/mpi/mpi_results.hpp"
 
 #include <mpi.h>
-#include <unistd.h>
 
-#include <ctime>
-#include <memory>
-
-#include "benchmarks/common/nvml_library.hpp"
-#include "gpubench/version.hpp"
-#include "harness/environment/fingerprint.hpp"
-#include "harness/mpi/rank_identity.hpp"
-#include "harness/results/statistics.hpp"
+#include "benchmarks/common/benchmark_label.hpp"
+#include "benchmarks/common/run_outcome.hpp"
 #include "harness/runner/run_record.hpp"
 
 namespace gpubench {
+namespace {
 
-RunInfo mpi_run_info(const std::vector<std::string>& command_line, const std::string& suite, const std::vector<int>& devices) {
-  RunInfo run;
-  run.host = host_name();
-  run.id = utc_now("%Y%m%dT%H%M%SZ") + "-" + run.host + "-" + std::to_string(getpid());
-  run.started_at = utc_now("%Y-%m-%dT%H:%M:%SZ");
-  run.gpubench_version = kVersion;
-  run.git_revision = kGitRevision;
-  run.command_line = command_line;
-  run.suite = suite;
-  run.devices = devices;
-  return run;
-}
-
-nlohmann::json mpi_environment(const std::vector<int>& devices, const nlohmann::json& ranks, int world_size) {
-  std::string nvml_error;
-  const std::unique_ptr<NvmlLibrary> nvml = NvmlLibrary::load(&nvml_error);
-  nlohmann::json environment = collect_environment(nvml.get(), nvml_error, devices);
-  environment["ranks"] = ranks;
+// "Open MPI v4.1.4" of the library's whole banner: its name and version only.
+std::string mpi_library() {
   char library[MPI_MAX_LIBRARY_VERSION_STRING] = {};
   int length = 0;
-  std::string library_text;
-  if (MPI_Get_library_version(library, &length) == MPI_SUCCESS) {
-    library_text.assign(library, static_cast<std::size_t>(length));
-    library_text = library_text.substr(0, library_text.find_first_of("\n,"));  // the name and version only
-  }
-  environment["mpi"] = {{"world_size", world_size}, {"library", library_text}};
-  return environment;
+  if (MPI_Get_library_version(library, &length) != MPI_SUCCESS) return "";
+  const std::string text(library, static_cast<std::size_t>(length));
+  return text.substr(0, text.find_first_of("\n,"));
 }
 
-Metric allreduce_metric(const std::string& benchmark, const std::vector<double>& busbw_samples,
-                        const AllReduceMeasurement& median) {
-  Metric metric;
-  metric.id = benchmark + "/busbw";
-  metric.benchmark = benchmark;
-  metric.family = "nccl";
-  metric.unit = "GB/s";
-  metric.better = Better::Higher;
-  metric.samples = busbw_samples;
-  metric.statistics = summarize(busbw_samples);
-  metric.value = metric.statistics.median;
-  metric.params = allreduce_params(median);
-  return metric;
+nlohmann::json outcome_entry(const std::string& benchmark, RunOutcome outcome, const std::string& reason) {
+  return {{"name", benchmark}, {"run_type", "iteration"}, {"error_occurred", true}, {"error_message", reason},
+          {"label", encode_outcome_label(outcome)}};
+}
+
+}  // namespace
+
+ResultsDocument start_mpi_results_document(const std::vector<std::string>& command_line, const std::string& suite,
+                                           const std::vector<int>& devices, const nlohmann::json& ranks, int world_size,
+                                           const NvmlLibrary* nvml, const std::string& nvml_error) {
+  ResultsDocument document = start_results_document(command_line, suite, devices, nvml, nvml_error);
+  document.environment["ranks"] = ranks;
+  document.environment["mpi"] = {{"world_size", world_size}, {"library", mpi_library()}};
+  return document;
+}
+
+nlohmann::json allreduce_benchmark_json(const std::string& benchmark, const MpiAllReduceOutcome& outcome,
+                                        const RankClocks& clocks) {
+  nlohmann::json entries = nlohmann::json::array();
+  if (outcome.kind == MpiAllReduceOutcome::Kind::Skipped) {
+    entries.push_back(outcome_entry(benchmark, {RunState::Skipped, FailureKind::Unknown}, outcome.reason));
+  } else if (outcome.kind == MpiAllReduceOutcome::Kind::Failed) {
+    entries.push_back(outcome_entry(benchmark, {RunState::Failed, outcome.failure}, outcome.reason));
+  } else {
+    const FigureLabel label{"busbw", "GB/s", Better::Higher, std::nullopt, allreduce_params(outcome.median)};
+    for (double busbw : outcome.busbw_samples) {
+      entries.push_back({{"name", benchmark}, {"run_type", "iteration"}, {"value", busbw}, {"label", encode_label(label)}});
+    }
+    if (!entries.empty() && clocks.sm_clock_mhz) entries.back()["sm_clock_mhz"] = *clocks.sm_clock_mhz;
+    if (!entries.empty() && clocks.clock_event_reasons) entries.back()["clock_event_reasons"] = *clocks.clock_event_reasons;
+  }
+  return {{"benchmarks", entries}};
 }
 
 }  // namespace gpubench

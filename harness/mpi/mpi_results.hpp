@@ -1,26 +1,32 @@
 #pragma once
-// gpubench-mpi's results: one gpubench.results/1 document, written by rank 0, whose metric ids are those of
-// gpubench-micro's nccl family, so that `gpubench compare` can set one process per GPU against one process
-// for all GPUs.
+// gpubench-mpi's results: one gpubench.results/1 document, written by rank 0, made the way `gpubench run` makes
+// its own — start_results_document for the run and the node's fingerprint, and each benchmark's repetitions read
+// by the import of gpubench-micro's Google Benchmark JSON — so that its metrics have the ids, params, clock and
+// throttle fields of gpubench-micro's nccl family, and `gpubench compare` can set one process per GPU against
+// one process for all GPUs.
 #include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
 
-#include "benchmarks/nccl/allreduce_sweep.hpp"
+#include "benchmarks/nccl_mpi/mpi_allreduce_runner.hpp"
+#include "harness/mpi/rank_clocks.hpp"
 #include "harness/results/results_document.hpp"
 
 namespace gpubench {
 
-// run: id, start time, host, version, command line, suite, and the CUDA devices the ranks on this node use.
-RunInfo mpi_run_info(const std::vector<std::string>& command_line, const std::string& suite, const std::vector<int>& devices);
+class NvmlLibrary;
 
-// The usual fingerprint of this node (its `devices`), plus ranks[] (every rank's node and GPU, in rank order)
-// and mpi {world_size, library}.
-nlohmann::json mpi_environment(const std::vector<int>& devices, const nlohmann::json& ranks, int world_size);
+// start_results_document's, for the CUDA devices the ranks on this node use, plus environment.ranks[] (every
+// rank's node and GPU, in rank order) and environment.mpi {world_size, library}.
+ResultsDocument start_mpi_results_document(const std::vector<std::string>& command_line, const std::string& suite,
+                                           const std::vector<int>& devices, const nlohmann::json& ranks, int world_size,
+                                           const NvmlLibrary* nvml, const std::string& nvml_error);
 
-// The busbw metric of one benchmark: same id, unit and params as gpubench-micro's.
-Metric allreduce_metric(const std::string& benchmark, const std::vector<double>& busbw_samples,
-                        const AllReduceMeasurement& median);
+// One benchmark's outcome as gpubench-micro's Google Benchmark JSON holds one: {"benchmarks": [...]} with an
+// entry per repetition (its busbw as the value, the figure's label), the clocks on the last one (they are read
+// once, as the benchmark ends); or one error entry whose outcome label says skipped, or failed and how.
+nlohmann::json allreduce_benchmark_json(const std::string& benchmark, const MpiAllReduceOutcome& outcome,
+                                        const RankClocks& clocks);
 
 }  // namespace gpubench

@@ -6,7 +6,6 @@
 #include <optional>
 #include <set>
 
-#include "harness/report/text_table.hpp"
 #include "harness/results/id_pattern.hpp"
 
 namespace gpubench {
@@ -68,41 +67,6 @@ Comparison compare_runs(const std::vector<SourcedResults>& runs, const std::stri
                      [&](const ComparisonRow& a, const ComparisonRow& b) { return spread(a) > spread(b); });
   }
   return comparison;
-}
-
-void print_comparison(const Comparison& comparison, std::ostream& out) {
-  TextTable table;
-  table.add_column("metric");
-  table.add_column("unit");
-  for (std::size_t r = 0; r < comparison.labels.size(); ++r) {
-    table.add_column("[" + std::to_string(r + 1) + "]", TextTable::Align::Right);
-    if (r > 0) table.add_column("[" + std::to_string(r + 1) + "]/[1]", TextTable::Align::Right);
-  }
-  for (const ComparisonRow& row : comparison.rows) {
-    std::vector<std::string> cells = {row.metric, row.unit};
-    for (std::size_t r = 0; r < row.values.size(); ++r) {
-      const double v = row.values[r];
-      cells.push_back(format_number(v, std::fabs(v) >= 100 ? 1 : (std::fabs(v) >= 1 ? 2 : 4)));
-      if (r > 0) cells.push_back(std::isfinite(row.ratios[r]) ? format_number(row.ratios[r], 3) : "-");
-    }
-    table.add_row(cells);
-  }
-  for (std::size_t r = 0; r < comparison.labels.size(); ++r) out << "[" << r + 1 << "] " << comparison.labels[r] << "\n";
-  out << "\n";
-  table.print(out);
-  if (!comparison.not_shared.empty()) {
-    out << "\nNot in every run (not compared):\n";
-    for (const std::string& line : comparison.not_shared) out << "  " << line << "\n";
-  }
-}
-
-nlohmann::json comparison_json(const Comparison& comparison) {
-  nlohmann::json rows = nlohmann::json::array();
-  for (const ComparisonRow& row : comparison.rows) {
-    rows.push_back({{"metric", row.metric}, {"unit", row.unit}, {"better", to_string(row.better)},
-                    {"values", row.values}, {"ratios", row.ratios}});
-  }
-  return {{"runs", comparison.labels}, {"rows", rows}, {"not_shared", comparison.not_shared}};
 }
 
 }  // namespace gpubench

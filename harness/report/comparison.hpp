@@ -1,12 +1,9 @@
 #pragma once
 // `gpubench compare`: several runs side by side, one column per run, ratios against the first. Works across
-// GPU models: only metrics every run has are compared; the others are listed.
-#include <optional>
-#include <ostream>
+// GPU models: only metrics every run has are compared; the others are listed. Its formats are console_report's
+// and json_report's.
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "harness/baseline/baseline_builder.hpp"
 
@@ -29,8 +26,5 @@ struct Comparison {
 // `filter`: regex searched in metric ids (empty: all). `sort_by`: "metric" or "ratio" (largest change from
 // the first run first). Throws std::invalid_argument for a bad regex or sort key.
 Comparison compare_runs(const std::vector<SourcedResults>& runs, const std::string& filter, const std::string& sort_by);
-
-void print_comparison(const Comparison& comparison, std::ostream& out);
-nlohmann::json comparison_json(const Comparison& comparison);
 
 }  // namespace gpubench

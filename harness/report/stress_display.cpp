@@ -31,7 +31,7 @@ void print_stress_summary(std::ostream& out, const std::vector<GpuStressRecord>&
   for (std::size_t g = 0; g < gpus.size(); ++g) {
     const GpuStressRecord& gpu = gpus[g];
     const GpuStressVerdict& v = verdicts[g];
-    table.add_row({std::to_string(gpu.index), v.verdict, format_number(v.median_tflops, 1), format_number(v.max_temperature_c, 0),
+    table.add_row({std::to_string(gpu.index), to_string(v.verdict), format_number(v.median_tflops, 1), format_number(v.max_temperature_c, 0),
                    format_number(v.max_power_w, 0), std::to_string(gpu.gemm_runs), std::to_string(gpu.gemm_mismatches),
                    std::to_string(gpu.memtest_passes), std::to_string(gpu.memtest_errors)});
   }
@@ -40,7 +40,7 @@ void print_stress_summary(std::ostream& out, const std::vector<GpuStressRecord>&
   for (const GpuStressVerdict& v : verdicts) {
     for (const StressFinding& f : v.findings) out << "  GPU " << v.index << " " << f.severity << " " << f.check << ": " << f.message << "\n";
   }
-  out << "\nnode: " << node_verdict(verdicts) << "\n";
+  out << "\nnode: " << to_string(node_verdict(verdicts)) << "\n";
 }
 
 }  // namespace gpubench

@@ -5,6 +5,7 @@
 
 #include "harness/results/clock_events.hpp"
 #include "harness/results/input_error.hpp"
+#include "harness/results/wrong_type_error.hpp"
 
 namespace gpubench {
 namespace {
@@ -330,13 +331,8 @@ ResultsDocument read_results_document(const json& j, const std::string& source) 
 }  // namespace
 
 ResultsDocument results_from_json(const json& j, const std::string& source) {
-  try {
-    return read_results_document(j, source);
-  } catch (const nlohmann::json::exception& error) {
-    // A field the checks above do not cover has the wrong type (a number where text belongs, ...).
-    throw InputError(source, "", std::string("a field has the wrong type: ") + error.what(),
-                     "the file was edited or damaged; re-create it, or repair the field named");
-  }
+  return with_wrong_types_as_input_errors(source, "the file was edited or damaged; re-create it, or repair the field named",
+                                          [&] { return read_results_document(j, source); });
 }
 
 }  // namespace gpubench

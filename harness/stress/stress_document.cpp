@@ -37,7 +37,7 @@ void add_stress_to_document(const std::vector<GpuStressRecord>& gpus, const std:
     for (const StressFinding& f : v.findings) findings.push_back({{"check", f.check}, {"severity", f.severity}, {"message", f.message}});
     per_gpu.push_back({{"index", gpu.index},
                        {"name", gpu.name},
-                       {"verdict", v.verdict},
+                       {"verdict", to_string(v.verdict)},
                        {"findings", findings},
                        {"median_tflops", v.median_tflops},
                        {"max_temperature_c", v.max_temperature_c},
@@ -82,7 +82,7 @@ void add_stress_to_document(const std::vector<GpuStressRecord>& gpus, const std:
                                  {"warmup_s", limits.warmup_s}}},
                      {"load", "BF16 GEMM 8192^3 (cuBLAS, FP32 accumulate), each result compared with the first; memory "
                               "test patterns walking ones, walking zeros, random, address-in-address between windows"},
-                     {"node_verdict", node_verdict(verdicts)},
+                     {"node_verdict", to_string(node_verdict(verdicts))},
                      {"gpus", per_gpu}};
 }
 

@@ -119,22 +119,19 @@ std::vector<GpuStressVerdict> judge_stress(const std::vector<GpuStressRecord>& g
           format("%.1f TFLOP/s, %.1f %% slower than the best GPU of this node (%.1f)", v.median_tflops,
                  100 * (best - v.median_tflops) / best, best));
     }
-    v.verdict = "pass";
-    for (const StressFinding& f : v.findings) {
-      if (f.severity == "fail") v.verdict = "fail";
-      if (f.severity == "warn" && v.verdict == "pass") v.verdict = "warn";
-    }
+    for (const StressFinding& f : v.findings) v.verdict = worst_of({v.verdict, grade_of_stress_finding(f)});
   }
   return verdicts;
 }
 
-std::string node_verdict(const std::vector<GpuStressVerdict>& verdicts) {
-  std::string verdict = "pass";
-  for (const GpuStressVerdict& v : verdicts) {
-    if (v.verdict == "fail") return "fail";
-    if (v.verdict == "warn") verdict = "warn";
-  }
-  return verdict;
+Grade grade_of_stress_finding(const StressFinding& finding) {
+  return finding.severity == "fail" ? Grade::Fail : finding.severity == "warn" ? Grade::Warn : Grade::Pass;
+}
+
+Grade node_verdict(const std::vector<GpuStressVerdict>& verdicts) {
+  std::vector<Grade> grades;
+  for (const GpuStressVerdict& v : verdicts) grades.push_back(v.verdict);
+  return worst_of(grades);
 }
 
 }  // namespace gpubench

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/results/grade.hpp"
 #include "harness/stress/stress_record.hpp"
 
 namespace gpubench {
@@ -30,16 +31,19 @@ struct StressFinding {
 
 struct GpuStressVerdict {
   int index = 0;
-  std::string verdict;  // pass, warn, fail
+  Grade verdict = Grade::Pass;
   double median_tflops = 0;
   double max_temperature_c = -1;
   double max_power_w = -1;
   std::vector<StressFinding> findings;
 };
 
+// What a finding does to its GPU's verdict: fail and warn as they say, info nothing.
+Grade grade_of_stress_finding(const StressFinding& finding);
+
 std::vector<GpuStressVerdict> judge_stress(const std::vector<GpuStressRecord>& gpus, const StressLimits& limits);
 
-// fail if any GPU fails, else warn if any warns, else pass.
-std::string node_verdict(const std::vector<GpuStressVerdict>& verdicts);
+// The worst GPU's verdict.
+Grade node_verdict(const std::vector<GpuStressVerdict>& verdicts);
 
 }  // namespace gpubench

@@ -47,6 +47,20 @@ const char* to_string(VerdictKind kind) {
 
 int severity_rank(VerdictKind kind) { return static_cast<int>(kind); }
 
+Grade grade_of(VerdictKind kind) {
+  switch (kind) {
+    case VerdictKind::Failed:
+    case VerdictKind::Regression: return Grade::Fail;
+    case VerdictKind::Noisy:
+    case VerdictKind::Missing: return Grade::Warn;
+    case VerdictKind::Informational:
+    case VerdictKind::Improvement:
+    case VerdictKind::Pass:
+    case VerdictKind::New: return Grade::Pass;
+  }
+  return Grade::Pass;
+}
+
 bool CheckReport::passed() const { return count(VerdictKind::Failed) == 0 && count(VerdictKind::Regression) == 0; }
 
 int CheckReport::count(VerdictKind kind) const {

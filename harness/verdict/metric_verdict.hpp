@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "harness/baseline/baseline_document.hpp"
+#include "harness/results/grade.hpp"
 #include "harness/results/results_document.hpp"
 
 namespace gpubench {
@@ -24,6 +25,9 @@ enum class VerdictKind { Failed, Regression, Noisy, Missing, Informational, Impr
 const char* to_string(VerdictKind kind);
 // Worst first: Failed, Regression, Noisy, Missing, Informational, Improvement, Pass, New.
 int severity_rank(VerdictKind kind);
+// What a metric's verdict does to the verdict on its GPU or node: regressions and failures fail, noisy and missing
+// figures warn, the rest pass (informational among them: its noise is no finding about the node).
+Grade grade_of(VerdictKind kind);
 
 struct MetricVerdict {
   std::string id;

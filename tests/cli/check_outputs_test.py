@@ -25,6 +25,15 @@ def run(*args):
     return subprocess.run([GPUBENCH, *args], capture_output=True, text=True, timeout=120)
 
 
+class RefusesInput:
+    """For a TestCase whose commands should refuse their input: exit 2 with a message naming what was wrong."""
+
+    def assert_rejected(self, result, *words):
+        self.assertEqual(result.returncode, 2, result.stdout + result.stderr)
+        for word in words:
+            self.assertIn(word, result.stderr)
+
+
 class CheckOutputs(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -132,7 +141,7 @@ class CheckOutputs(unittest.TestCase):
         self.assertEqual(report["counts"]["informational"], 0, "a one-run baseline gates every metric: an explicit A/B")
 
 
-class BadInput(unittest.TestCase):
+class BadInput(RefusesInput, unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="gpubench-bad-input-")
 
@@ -144,11 +153,6 @@ class BadInput(unittest.TestCase):
         with open(path, "w") as f:
             f.write(text)
         return path
-
-    def assert_rejected(self, result, *words):
-        self.assertEqual(result.returncode, 2, result.stdout + result.stderr)
-        for word in words:
-            self.assertIn(word, result.stderr)
 
     def test_recorded_confirmations_decide_a_regression(self):
         # mixed.json's write figure is a -10 % regression. Measured again in three fresh processes (as
@@ -307,7 +311,7 @@ class OtherCommands(unittest.TestCase):
             self.assertEqual(change["first_run_after"], "night-06")
 
 
-class Hardening(unittest.TestCase):
+class Hardening(RefusesInput, unittest.TestCase):
     """Bad inputs exit 2 naming the file, never crash or hang; an output never destroys an input."""
 
     def setUp(self):
@@ -321,11 +325,6 @@ class Hardening(unittest.TestCase):
         path = os.path.join(self.tmp, name)
         shutil.copyfile(source or os.path.join(CHECK, name), path)
         return path
-
-    def assert_rejected(self, result, *words):
-        self.assertEqual(result.returncode, 2, result.stdout + result.stderr)
-        for word in words:
-            self.assertIn(word, result.stderr)
 
     def test_deep_nesting_exits_two_instead_of_crashing(self):
         doc = json.load(open(os.path.join(DATA, "results_h200x1_memory_only.json")))

@@ -19,7 +19,11 @@
 #include <vector>
 
 #include "harness/baseline/baseline_document.hpp"
-#include "harness/report/check_reports.hpp"
+#include "harness/report/console_report.hpp"
+#include "harness/report/json_report.hpp"
+#include "harness/report/junit_report.hpp"
+#include "harness/report/markdown_report.hpp"
+#include "harness/report/prometheus_report.hpp"
 #include "harness/results/gbench_import.hpp"
 #include "harness/results/input_error.hpp"
 #include "harness/results/results_io.hpp"
@@ -154,7 +158,7 @@ void use_results(const ResultsDocument& results, const Baseline& baseline, const
   const CheckReport report = check_against_baseline(again, "run.json", baseline, "baseline.json");
   std::ostringstream out;
   out << check_json(report).dump();
-  write_check_junit(report, out);
+  write_junit(verdict_list(report), out);
   write_check_markdown(report, out);
   write_check_prometheus(report, out);
   print_check_console(report, out, false);

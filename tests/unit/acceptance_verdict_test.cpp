@@ -5,6 +5,9 @@
 
 #include <sstream>
 
+#include "harness/report/json_report.hpp"
+#include "harness/report/junit_report.hpp"
+
 namespace gpubench {
 namespace {
 
@@ -26,10 +29,10 @@ MetricVerdict verdict(const std::string& id, VerdictKind kind) {
 TEST(Acceptance, AllClearPasses) {
   const AcceptanceReport r = judge_acceptance({0, 1}, {{Severity::Ok, "ecc.disabled", {0, 1}, "ok", ""}},
                                               check_with({verdict("memory/triad/1GiB/gpu0/bandwidth", VerdictKind::Pass)}), "",
-                                              {{0, "pass", 780, 65, 690, {}}, {1, "pass", 781, 66, 690, {}}});
-  EXPECT_EQ(r.node_verdict, "pass");
+                                              {{0, Grade::Pass, 780, 65, 690, {}}, {1, Grade::Pass, 781, 66, 690, {}}});
+  EXPECT_EQ(r.node_verdict, Grade::Pass);
   ASSERT_EQ(r.gpus.size(), 2u);
-  EXPECT_EQ(r.gpus[0].verdict, "pass");
+  EXPECT_EQ(r.gpus[0].verdict, Grade::Pass);
 }
 
 TEST(Acceptance, EachStageFailsTheRightGpuOrTheNode) {
@@ -37,40 +40,40 @@ TEST(Acceptance, EachStageFailsTheRightGpuOrTheNode) {
                                        {Severity::Warning, "cpu.governor", {}, "powersave", "set performance"}};
   const CheckReport check = check_with({verdict("memory/triad/1GiB/gpu0/bandwidth", VerdictKind::Regression),
                                         verdict("nccl/allreduce/ring/simple/1GiB/out_of_place/busbw", VerdictKind::Noisy)});
-  const std::vector<GpuStressVerdict> stress = {{0, "pass", 780, 65, 690, {}},
-                                                {1, "fail", 700, 91, 700, {{"temperature.slowdown", "fail", "91 C"}}}};
+  const std::vector<GpuStressVerdict> stress = {{0, Grade::Pass, 780, 65, 690, {}},
+                                                {1, Grade::Fail, 700, 91, 700, {{"temperature.slowdown", "fail", "91 C"}}}};
   const AcceptanceReport r = judge_acceptance({0, 1}, doctor, check, "", stress);
-  EXPECT_EQ(r.node_verdict, "fail");
-  EXPECT_EQ(r.gpus[0].verdict, "fail");  // the triad regression
+  EXPECT_EQ(r.node_verdict, Grade::Fail);
+  EXPECT_EQ(r.gpus[0].verdict, Grade::Fail);  // the triad regression
   EXPECT_EQ(r.gpus[0].stages[1].stage, "performance");
-  EXPECT_EQ(r.gpus[0].stages[1].verdict, "fail");
-  EXPECT_EQ(r.gpus[1].stages[0].verdict, "fail");  // doctor: ECC
-  EXPECT_EQ(r.gpus[1].stages[2].verdict, "fail");  // stress: temperature
-  EXPECT_EQ(r.node_stages[0].verdict, "warn");     // the governor belongs to the node
-  EXPECT_EQ(r.node_stages[1].verdict, "warn");     // the noisy all-reduce belongs to no single GPU
+  EXPECT_EQ(r.gpus[0].stages[1].verdict, Grade::Fail);
+  EXPECT_EQ(r.gpus[1].stages[0].verdict, Grade::Fail);  // doctor: ECC
+  EXPECT_EQ(r.gpus[1].stages[2].verdict, Grade::Fail);  // stress: temperature
+  EXPECT_EQ(r.node_stages[0].verdict, Grade::Warn);     // the governor belongs to the node
+  EXPECT_EQ(r.node_stages[1].verdict, Grade::Warn);     // the noisy all-reduce belongs to no single GPU
 }
 
 TEST(Acceptance, AFigureThatDoesNotGateNeverFailsOrWarns) {
   const AcceptanceReport r = judge_acceptance({0}, {}, check_with({verdict("launch/plain_sync_end/gpu0/latency", VerdictKind::Informational),
                                                                     verdict("memory/triad/1GiB/gpu0/bandwidth", VerdictKind::Pass)}),
-                                              "", {{0, "pass", 780, 65, 690, {}}});
-  EXPECT_EQ(r.node_verdict, "pass");
-  EXPECT_EQ(r.gpus[0].stages[1].verdict, "pass");
+                                              "", {{0, Grade::Pass, 780, 65, 690, {}}});
+  EXPECT_EQ(r.node_verdict, Grade::Pass);
+  EXPECT_EQ(r.gpus[0].stages[1].verdict, Grade::Pass);
 }
 
 TEST(Acceptance, NoBaselineIsAWarningThatSaysWhy) {
   const AcceptanceReport r = judge_acceptance({0}, {}, std::nullopt, "no baseline for 1 x NVIDIA B200 (single)", {});
-  EXPECT_EQ(r.node_verdict, "warn");
+  EXPECT_EQ(r.node_verdict, Grade::Warn);
   EXPECT_NE(r.node_stages[1].reasons[0].find("NVIDIA B200"), std::string::npos);
   ASSERT_EQ(r.gpus.size(), 1u);
   EXPECT_EQ(r.gpus[0].stages[1].stage, "performance");
-  EXPECT_EQ(r.gpus[0].stages[1].verdict, "warn") << "a GPU whose figures nobody judged is no performance pass";
+  EXPECT_EQ(r.gpus[0].stages[1].verdict, Grade::Warn) << "a GPU whose figures nobody judged is no performance pass";
 }
 
 TEST(Acceptance, JunitHasOneCasePerStageAndScope) {
   const AcceptanceReport r = judge_acceptance({0, 1}, {}, std::nullopt, "none", {});
   std::ostringstream out;
-  write_acceptance_junit(r, out);
+  write_junit(verdict_list(r), out);
   const std::string xml = out.str();
   std::size_t cases = 0;
   for (std::size_t at = xml.find("<testcase"); at != std::string::npos; at = xml.find("<testcase", at + 1)) ++cases;

@@ -2,30 +2,22 @@
 // link is written through, not replaced.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <stdexcept>
 
 #include "harness/results/output_error.hpp"
 #include "harness/results/results_io.hpp"
+#include "temp_folder.hpp"
 
 namespace gpubench {
 namespace {
 
 namespace fs = std::filesystem;
 
-class AtomicWrite : public ::testing::Test {
+class AtomicWrite : public TempFolderTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("gpubench-atomic-write-" + std::to_string(getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   std::size_t entries(const fs::path& folder) const { return std::distance(fs::directory_iterator(folder), {}); }
-
-  fs::path dir_;
 };
 
 void expect_output_error(const std::string& path, const std::string& why) {

@@ -50,6 +50,17 @@ void measure_again(ResultsDocument& d, std::initializer_list<double> values) {
   d.confirmations.push_back(c);
 }
 
+// As `gpubench check` judges a run that measured 3900 GB/s (-10.6 % from the steady baseline) and then `values`
+// in fresh processes.
+CheckReport judged_after_measuring_again(std::initializer_list<double> values) {
+  const Baseline baseline = steady_baseline();
+  ResultsDocument d = run_measuring(3900);
+  measure_again(d, values);
+  CheckReport report = check_against_baseline(d, "r.json", baseline, "b.json");
+  apply_confirmations(report, d, baseline);
+  return report;
+}
+
 TEST(Confirmation, ARegressionNotYetMeasuredAgainIsASuspect) {
   const Baseline baseline = steady_baseline();
   ResultsDocument d = run_measuring(3900);  // -10.6 %
@@ -63,11 +74,7 @@ TEST(Confirmation, ARegressionNotYetMeasuredAgainIsASuspect) {
 }
 
 TEST(Confirmation, ARegressionThatReproducesStands) {
-  const Baseline baseline = steady_baseline();
-  ResultsDocument d = run_measuring(3900);
-  measure_again(d, {3905, 3898, 3902});
-  CheckReport report = check_against_baseline(d, "r.json", baseline, "b.json");
-  apply_confirmations(report, d, baseline);
+  const CheckReport report = judged_after_measuring_again({3905, 3898, 3902});
   ASSERT_EQ(report.verdicts[0].kind, VerdictKind::Regression);
   EXPECT_NE(report.verdicts[0].reason.find("confirmed, measured again in 3 fresh processes: median 3902 GB/s (-10.5 %)"),
             std::string::npos)
@@ -76,11 +83,7 @@ TEST(Confirmation, ARegressionThatReproducesStands) {
 }
 
 TEST(Confirmation, ARegressionThatDoesNotReproduceIsNoisyAndPasses) {
-  const Baseline baseline = steady_baseline();
-  ResultsDocument d = run_measuring(3900);  // one slow process
-  measure_again(d, {4355, 4362, 4349});
-  CheckReport report = check_against_baseline(d, "r.json", baseline, "b.json");
-  apply_confirmations(report, d, baseline);
+  const CheckReport report = judged_after_measuring_again({4355, 4362, 4349});  // the first was one slow process
   ASSERT_EQ(report.verdicts[0].kind, VerdictKind::Noisy);
   EXPECT_EQ(report.verdicts[0].reason.rfind("did not reproduce: ", 0), 0u) << report.verdicts[0].reason;
   EXPECT_NE(report.verdicts[0].reason.find("median 4355 GB/s (-0.1 %), pass"), std::string::npos) << report.verdicts[0].reason;
@@ -89,11 +92,7 @@ TEST(Confirmation, ARegressionThatDoesNotReproduceIsNoisyAndPasses) {
 }
 
 TEST(Confirmation, OneSlowReMeasurementOfThreeDoesNotConfirm) {
-  const Baseline baseline = steady_baseline();
-  ResultsDocument d = run_measuring(3900);
-  measure_again(d, {4358, 3901, 4361});
-  CheckReport report = check_against_baseline(d, "r.json", baseline, "b.json");
-  apply_confirmations(report, d, baseline);
+  const CheckReport report = judged_after_measuring_again({4358, 3901, 4361});
   EXPECT_EQ(report.verdicts[0].kind, VerdictKind::Noisy);
 }
 

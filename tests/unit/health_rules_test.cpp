@@ -11,8 +11,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "harness/doctor/doctor_report.hpp"
 #include "harness/doctor/host_facts.hpp"
+#include "harness/report/console_report.hpp"
+#include "harness/report/json_report.hpp"
 
 namespace gpubench {
 namespace {

@@ -2,7 +2,6 @@
 // crash, a hang or another exception. Each case here once crashed, hung or escaped as a nlohmann exception.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -13,6 +12,7 @@
 #include "harness/results/input_error.hpp"
 #include "harness/results/results_io.hpp"
 #include "harness/verdict/metric_verdict.hpp"
+#include "temp_folder.hpp"
 
 namespace gpubench {
 namespace {
@@ -23,15 +23,8 @@ using nlohmann::json;
 const std::string kCheck = std::string(GPUBENCH_TEST_DATA) + "/check";
 const std::string kTriad = "memory/triad/1GiB/gpu0/bandwidth";
 
-class InputHardening : public ::testing::Test {
+class InputHardening : public TempFolderTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("gpubench-input-hardening-" + std::to_string(getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   std::string write(const std::string& name, const std::string& text) const {
     const std::string path = (dir_ / name).string();
     std::ofstream(path, std::ios::binary) << text;
@@ -39,8 +32,6 @@ class InputHardening : public ::testing::Test {
   }
   static json results() { return read_json_file(kCheck + "/healthy_1.json"); }
   static json baseline() { return read_json_file(kCheck + "/baseline.json"); }
-
-  fs::path dir_;
 };
 
 // Runs `load` and requires an InputError whose message holds every one of `words`.

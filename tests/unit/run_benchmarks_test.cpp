@@ -6,17 +6,16 @@
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <set>
 #include <string>
 
 #include "harness/results/failure_advice.hpp"
+#include "temp_folder.hpp"
 
 namespace gpubench {
 namespace {
@@ -52,18 +51,24 @@ const Failure* failure_of(const ResultsDocument& document, const std::string& be
   return it == document.failures.end() ? nullptr : &*it;
 }
 
-TEST(RunBenchmarks, ACrashedFamilyKeepsWhatFinishedAndFailsWhatItNeverReached) {
-  char dir_template[] = "/tmp/gpubench-run-test-XXXXXX";
-  const std::string dir = mkdtemp(dir_template);
-  const std::string micro = dir + "/micro.sh";
-  std::ofstream(micro) << kCrashingMicro;
-  ASSERT_EQ(chmod(micro.c_str(), 0755), 0);
+class RunBenchmarks : public TempFolderTest {
+ protected:
+  // Options for one repetition of each benchmark, with `script`, an executable file in the test's folder, standing
+  // in for gpubench-micro and logging there.
+  RunOptions options_with_stand_in(const char* script) const {
+    RunOptions options;
+    options.micro_path = (dir_ / "micro.sh").string();
+    std::ofstream(options.micro_path) << script;
+    EXPECT_EQ(chmod(options.micro_path.c_str(), 0755), 0);
+    options.log_dir = dir_.string();
+    options.repetitions = 1;
+    return options;
+  }
+};
 
-  RunOptions options;
+TEST_F(RunBenchmarks, ACrashedFamilyKeepsWhatFinishedAndFailsWhatItNeverReached) {
+  RunOptions options = options_with_stand_in(kCrashingMicro);
   options.filter = "^memory/";
-  options.micro_path = micro;
-  options.log_dir = dir;
-  options.repetitions = 1;
   const std::atomic<bool> stop{false};
   ResultsDocument document;
   run_benchmarks(options, {}, nullptr, RunObserver{}, stop, document);
@@ -92,24 +97,15 @@ TEST(RunBenchmarks, ACrashedFamilyKeepsWhatFinishedAndFailsWhatItNeverReached) {
       ++variants;
     }
   }
-  std::ifstream listed(dir + "/listings");
+  std::ifstream listed(dir_ / "listings");
   std::size_t listings = 0;
   for (std::string line; std::getline(listed, line);) ++listings;
   EXPECT_EQ(listings, environments.size());
   EXPECT_LT(listings, variants);
-  std::system(("rm -rf " + dir).c_str());
 }
 
-TEST(RunBenchmarks, AFamilyTheMicroDoesNotListFailsWithTheReasonUnlessAFilterLeftItOut) {
-  char dir_template[] = "/tmp/gpubench-run-test-XXXXXX";
-  const std::string dir = mkdtemp(dir_template);
-  const std::string micro = dir + "/micro.sh";
-  std::ofstream(micro) << kMemoryOnlyMicro;
-  ASSERT_EQ(chmod(micro.c_str(), 0755), 0);
-  RunOptions options;
-  options.micro_path = micro;
-  options.log_dir = dir;
-  options.repetitions = 1;
+TEST_F(RunBenchmarks, AFamilyTheMicroDoesNotListFailsWithTheReasonUnlessAFilterLeftItOut) {
+  RunOptions options = options_with_stand_in(kMemoryOnlyMicro);
   const std::atomic<bool> stop{false};
 
   ResultsDocument unfiltered;
@@ -129,7 +125,6 @@ TEST(RunBenchmarks, AFamilyTheMicroDoesNotListFailsWithTheReasonUnlessAFilterLef
   ResultsDocument filtered;
   run_benchmarks(options, {}, nullptr, RunObserver{}, stop, filtered);
   EXPECT_TRUE(filtered.failures.empty()) << filtered.failures[0].reason;
-  std::system(("rm -rf " + dir).c_str());
 }
 
 }  // namespace

@@ -42,12 +42,12 @@ TEST(StressRules, ACleanRunPassesWithThePowerCapAsInfo) {
   const auto verdicts = judge_stress({healthy(0), healthy(1)}, {});
   ASSERT_EQ(verdicts.size(), 2u);
   for (const GpuStressVerdict& v : verdicts) {
-    EXPECT_EQ(v.verdict, "pass");
+    EXPECT_EQ(v.verdict, Grade::Pass);
     EXPECT_TRUE(has(v, "throttle.sw_power_cap", "info"));
     EXPECT_NEAR(v.median_tflops, 775, 1);
     EXPECT_NEAR(v.max_temperature_c, 65.9, 0.1);
   }
-  EXPECT_EQ(node_verdict(verdicts), "pass");
+  EXPECT_EQ(node_verdict(verdicts), Grade::Pass);
 }
 
 TEST(StressRules, HardwareThrottlingFailsAndSoftwareThermalWarns) {
@@ -63,9 +63,9 @@ TEST(StressRules, HardwareThrottlingFailsAndSoftwareThermalWarns) {
   EXPECT_TRUE(has(v[0], "throttle.hw_slowdown", "fail"));
   EXPECT_TRUE(has(v[1], "throttle.power_brake", "fail"));
   EXPECT_TRUE(has(v[2], "throttle.hw_thermal", "fail"));
-  EXPECT_EQ(v[3].verdict, "warn");
+  EXPECT_EQ(v[3].verdict, Grade::Warn);
   EXPECT_TRUE(has(v[3], "throttle.sw_thermal", "warn"));
-  EXPECT_EQ(node_verdict(v), "fail");
+  EXPECT_EQ(node_verdict(v), Grade::Fail);
 }
 
 TEST(StressRules, OverheatingAgainstTheSlowdownThresholdAndTheConfiguredMaximum) {
@@ -79,7 +79,7 @@ TEST(StressRules, OverheatingAgainstTheSlowdownThresholdAndTheConfiguredMaximum)
   EXPECT_TRUE(has(v[1], "temperature.maximum", "fail"));
   StressLimits relaxed;
   relaxed.max_temperature_c = 95;
-  EXPECT_EQ(judge_stress({hot}, relaxed)[0].verdict, "pass");
+  EXPECT_EQ(judge_stress({hot}, relaxed)[0].verdict, Grade::Pass);
 }
 
 TEST(StressRules, DriftOverTenPercentAfterTheWarmUpFails) {
@@ -99,7 +99,7 @@ TEST(StressRules, ASiblingMoreThanTenPercentSlowerFails) {
   GpuStressRecord slow = healthy(1);
   for (StressWindow& w : slow.windows) w.tflops *= 0.85;
   const auto v = judge_stress({healthy(0), slow}, {});
-  EXPECT_EQ(v[0].verdict, "pass");
+  EXPECT_EQ(v[0].verdict, Grade::Pass);
   EXPECT_TRUE(has(v[1], "performance.slow_sibling", "fail"));
 }
 
@@ -109,7 +109,7 @@ TEST(StressRules, AGpuThatFinishedNoGemmFails) {
   idle.gemm_runs = 0;
   const std::vector<GpuStressVerdict> verdicts = judge_stress({idle}, StressLimits{});
   EXPECT_TRUE(has(verdicts[0], "load.none", "fail"));
-  EXPECT_EQ(verdicts[0].verdict, "fail");
+  EXPECT_EQ(verdicts[0].verdict, Grade::Fail);
   EXPECT_FALSE(has(judge_stress({healthy(0)}, StressLimits{})[0], "load.none", "fail"));
 }
 
@@ -132,7 +132,7 @@ TEST(StressRules, CorruptionEccAndXidFail) {
   EXPECT_TRUE(has(v[2], "ecc.uncorrectable", "fail"));
   EXPECT_TRUE(has(v[2], "ecc.correctable", "warn"));
   EXPECT_TRUE(has(v[3], "xid", "fail"));
-  for (const auto& verdict : v) EXPECT_EQ(verdict.verdict, "fail");
+  for (const auto& verdict : v) EXPECT_EQ(verdict.verdict, Grade::Fail);
 }
 
 }  // namespace

@@ -1,0 +1,33 @@
+#include "harness/mpi/allreduce_catalogue.hpp"
+
+#include <stdexcept>
+
+#include "benchmarks/nccl/allreduce_sweep.hpp"
+
+namespace gpubench {
+namespace {
+
+const char* variable(const FamilyVariant& variant, const char* name) {
+  const auto found = variant.environment.find(name);
+  return found == variant.environment.end() ? nullptr : found->second.c_str();
+}
+
+}  // namespace
+
+const FamilySpec& allreduce_family(const NcclCombination& forced) {
+  const std::string benchmark = allreduce_benchmark_name(forced, allreduce_sizes(Suite::Quick).front(), Placement::OutOfPlace);
+  const FamilySpec* family = family_of(benchmark);
+  if (family == nullptr) throw std::logic_error("the family catalogue has no row for " + benchmark);
+  return *family;
+}
+
+std::string variant_label(const FamilySpec& family, const NcclCombination& forced) {
+  for (const FamilyVariant& variant : family.variants) {
+    if (forced_combination(variable(variant, "NCCL_ALGO"), variable(variant, "NCCL_PROTO")) == forced) {
+      return variant.name.empty() ? family.name : family.name + "." + variant.name;
+    }
+  }
+  return family.name + "." + forced.algo + "_" + forced.proto;
+}
+
+}  // namespace gpubench

@@ -1,0 +1,173 @@
+#include "harness/report/console_report.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include "benchmarks/common/device_selection.hpp"
+#include "harness/baseline/machine_kind.hpp"
+#include "harness/report/text_table.hpp"
+
+namespace gpubench {
+namespace {
+
+const char* colour_of(VerdictKind kind) {
+  switch (kind) {
+    case VerdictKind::Failed:
+    case VerdictKind::Regression: return "\033[31m";
+    case VerdictKind::Noisy:
+    case VerdictKind::Missing: return "\033[33m";
+    case VerdictKind::Improvement:
+    case VerdictKind::Pass: return "\033[32m";
+    case VerdictKind::Informational:
+    case VerdictKind::New: return "";
+  }
+  return "";
+}
+
+// A reason on one line (a failure's reason may hold lines of a log): lines are coloured one verdict each.
+std::string one_line(std::string text) {
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return text;
+}
+
+// A measured figure with as many decimals as its size needs.
+std::string figure(double value) {
+  return format_number(value, std::fabs(value) >= 100 ? 1 : (std::fabs(value) >= 1 ? 2 : 4));
+}
+
+std::string figure(const std::optional<double>& value) {
+  return value ? figure(*value) : "";
+}
+
+std::string where(const Finding& finding) {
+  return finding.gpus.empty() ? "node" : "GPU " + format_device_list(finding.gpus);
+}
+
+// Upper case from warning up, so that what needs doing stands out.
+std::string severity_label(Severity severity) {
+  std::string label = severity_name(severity);
+  if (severity >= Severity::Warning) {
+    for (char& c : label) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  }
+  return label;
+}
+
+}  // namespace
+
+void print_check_console(const CheckReport& report, std::ostream& out, bool colour) {
+  out << "results  " << report.results_path << " (" << report.host << ")\nbaseline " << report.baseline_path << " ("
+      << describe(report.kind) << ")\n\n";
+  TextTable table;
+  table.add_column("verdict");
+  table.add_column("metric");
+  table.add_column("value", TextTable::Align::Right);
+  table.add_column("expected", TextTable::Align::Right);
+  table.add_column("unit");
+  table.add_column("change", TextTable::Align::Right);
+  table.add_column("tolerance", TextTable::Align::Right);
+  table.add_column("why");
+  for (const MetricVerdict& v : report.verdicts) {
+    const bool judged = v.value && v.expected;
+    table.add_row({to_string(v.kind), v.id, figure(v.value), figure(v.expected), v.unit,
+                   judged ? (v.change >= 0 ? "+" : "") + format_number(100 * v.change, 1) + "%" : "",
+                   v.tolerance > 0 ? format_number(100 * v.tolerance, 0) + "%" : "", one_line(v.reason)});
+  }
+  std::ostringstream text;
+  table.print(text);
+  // Colour whole lines after layout, so escape codes do not upset the column widths.
+  std::istringstream lines(text.str());
+  std::size_t row = 0;
+  for (std::string line; std::getline(lines, line); ++row) {
+    if (colour && row >= 2 && row - 2 < report.verdicts.size()) {
+      const char* c = colour_of(report.verdicts[row - 2].kind);
+      out << c << line << (*c ? "\033[0m" : "") << "\n";
+    } else {
+      out << line << "\n";
+    }
+  }
+  out << "\n" << (report.passed() ? "PASS" : "FAIL") << ": " << report.count(VerdictKind::Regression) << " regressions, "
+      << report.count(VerdictKind::Failed) << " failed, " << report.count(VerdictKind::Noisy) << " noisy, "
+      << report.count(VerdictKind::Missing) << " missing, " << report.count(VerdictKind::Informational)
+      << " informational (not gating), " << report.count(VerdictKind::Improvement) << " improved, "
+      << report.count(VerdictKind::Pass) << " passed, " << report.count(VerdictKind::New) << " not in the baseline\n";
+}
+
+void print_fleet(const FleetReport& report, std::ostream& out) {
+  out << report.nodes << " runs, " << report.metrics_compared << " metrics with 3 or more nodes\n";
+  TextTable table;
+  for (const char* h : {"scope", "host", "metric", "value", "reference", "unit", "why"}) table.add_column(h);
+  for (const FleetFinding& f : report.findings) {
+    table.add_row({f.scope, f.host, f.metric, format_number(f.value, 2), format_number(f.reference, 2), f.unit, f.reason});
+  }
+  if (table.empty()) {
+    out << "no outliers\n";
+  } else {
+    table.print(out);
+  }
+}
+
+void print_acceptance(const AcceptanceReport& report, std::ostream& out) {
+  const auto print_stage = [&out](const std::string& scope, const StageResult& s) {
+    out << "  " << scope << "  " << s.stage << ": " << to_string(s.verdict) << "\n";
+    for (const std::string& r : s.reasons) out << "      " << r << "\n";
+  };
+  out << "\nAcceptance\n";
+  for (const StageResult& s : report.node_stages) print_stage("node", s);
+  for (const GpuAcceptance& gpu : report.gpus) {
+    for (const StageResult& s : gpu.stages) print_stage("GPU " + std::to_string(gpu.index), s);
+    out << "  GPU " << gpu.index << " verdict: " << to_string(gpu.verdict) << "\n";
+  }
+  out << "baseline: " << report.baseline << "\nnode verdict: " << to_string(report.node_verdict)
+      << (report.node_verdict == Grade::Fail ? " (do not put this node into service)" : "") << "\n";
+}
+
+void print_findings(const std::vector<Finding>& findings, std::ostream& out) {
+  int counts[4] = {};
+  std::size_t where_width = 0;
+  std::size_t check_width = 0;
+  for (const Finding& f : findings) {
+    ++counts[static_cast<int>(f.severity)];
+    where_width = std::max(where_width, where(f).size());
+    check_width = std::max(check_width, f.check.size());
+  }
+  out << "gpubench doctor: " << counts[static_cast<int>(Severity::Critical)] << " critical, "
+      << counts[static_cast<int>(Severity::Warning)] << " warning, " << counts[static_cast<int>(Severity::Info)] << " info, "
+      << counts[static_cast<int>(Severity::Ok)] << " ok\n";
+  const std::size_t severity_width = 8;  // "CRITICAL"
+  const std::string indent(severity_width + where_width + check_width + 6, ' ');
+  for (const Finding& f : findings) {
+    const std::string label = severity_label(f.severity);
+    const std::string place = where(f);
+    out << label << std::string(severity_width - label.size() + 2, ' ') << place << std::string(where_width - place.size() + 2, ' ')
+        << f.check << std::string(check_width - f.check.size() + 2, ' ') << f.finding << "\n";
+    if (!f.fix.empty()) out << indent << "fix: " << f.fix << "\n";
+  }
+}
+
+void print_comparison(const Comparison& comparison, std::ostream& out) {
+  TextTable table;
+  table.add_column("metric");
+  table.add_column("unit");
+  for (std::size_t r = 0; r < comparison.labels.size(); ++r) {
+    table.add_column("[" + std::to_string(r + 1) + "]", TextTable::Align::Right);
+    if (r > 0) table.add_column("[" + std::to_string(r + 1) + "]/[1]", TextTable::Align::Right);
+  }
+  for (const ComparisonRow& row : comparison.rows) {
+    std::vector<std::string> cells = {row.metric, row.unit};
+    for (std::size_t r = 0; r < row.values.size(); ++r) {
+      cells.push_back(figure(row.values[r]));
+      if (r > 0) cells.push_back(std::isfinite(row.ratios[r]) ? format_number(row.ratios[r], 3) : "-");
+    }
+    table.add_row(cells);
+  }
+  for (std::size_t r = 0; r < comparison.labels.size(); ++r) out << "[" << r + 1 << "] " << comparison.labels[r] << "\n";
+  out << "\n";
+  table.print(out);
+  if (!comparison.not_shared.empty()) {
+    out << "\nNot in every run (not compared):\n";
+    for (const std::string& line : comparison.not_shared) out << "  " << line << "\n";
+  }
+}
+
+}  // namespace gpubench

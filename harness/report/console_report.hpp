@@ -1,0 +1,26 @@
+#pragma once
+// The console, for a person at a terminal: tables and lists, worst first. Serves `check` (and `check --fleet`),
+// `acceptance`, `doctor` and `compare`.
+#include <ostream>
+#include <vector>
+
+#include "harness/acceptance/acceptance_verdict.hpp"
+#include "harness/doctor/finding.hpp"
+#include "harness/report/comparison.hpp"
+#include "harness/verdict/fleet.hpp"
+#include "harness/verdict/metric_verdict.hpp"
+
+namespace gpubench {
+
+// Worst first; colour (red regressions and failures, yellow noisy/missing, green passes) when `colour`. The
+// summary line counts every verdict, informational (not gating) among them.
+void print_check_console(const CheckReport& report, std::ostream& out, bool colour);
+void print_fleet(const FleetReport& report, std::ostream& out);
+// Each stage of the node and of each GPU with its reasons, each GPU's verdict, then the node's.
+void print_acceptance(const AcceptanceReport& report, std::ostream& out);
+// A count per severity, then one line per finding (worst first, as given) with its fix beneath.
+void print_findings(const std::vector<Finding>& findings, std::ostream& out);
+// The runs numbered [1], [2], ...; a table of values and ratios against [1]; the metrics not in every run.
+void print_comparison(const Comparison& comparison, std::ostream& out);
+
+}  // namespace gpubench

@@ -1,0 +1,78 @@
+#include "harness/report/json_report.hpp"
+
+#include "harness/baseline/machine_kind.hpp"
+
+namespace gpubench {
+
+nlohmann::json check_json(const CheckReport& report) {
+  nlohmann::json metrics = nlohmann::json::array();
+  for (const MetricVerdict& v : report.verdicts) {
+    nlohmann::json m{{"id", v.id}, {"verdict", to_string(v.kind)}, {"unit", v.unit}, {"reason", v.reason}};
+    if (v.value) m["value"] = *v.value;
+    if (v.expected) m["expected"] = *v.expected;
+    if (v.value && v.expected) {
+      m["change"] = v.change;
+      m["noise"] = v.noise;
+    }
+    if (v.tolerance > 0) m["tolerance"] = v.tolerance;
+    metrics.push_back(m);
+  }
+  nlohmann::json counts = nlohmann::json::object();
+  for (VerdictKind k : {VerdictKind::Failed, VerdictKind::Regression, VerdictKind::Noisy, VerdictKind::Missing,
+                        VerdictKind::Informational, VerdictKind::Improvement, VerdictKind::Pass, VerdictKind::New}) {
+    counts[to_string(k)] = report.count(k);
+  }
+  return {{"schema", "gpubench.check/1"},
+          {"results", report.results_path},
+          {"host", report.host},
+          {"baseline", report.baseline_path},
+          {"machine_kind", describe(report.kind)},
+          {"verdict", report.passed() ? "pass" : "fail"},
+          {"counts", counts},
+          {"metrics", metrics}};
+}
+
+nlohmann::json fleet_json(const FleetReport& report) {
+  nlohmann::json findings = nlohmann::json::array();
+  for (const FleetFinding& f : report.findings) {
+    findings.push_back({{"scope", f.scope}, {"host", f.host}, {"source", f.source}, {"metric", f.metric}, {"value", f.value},
+                        {"reference", f.reference}, {"deviation", f.deviation}, {"unit", f.unit}, {"reason", f.reason}});
+    if (f.gpu) findings.back()["gpu"] = *f.gpu;
+  }
+  return {{"nodes", report.nodes}, {"metrics_compared", report.metrics_compared}, {"outliers", findings}};
+}
+
+nlohmann::json acceptance_json(const AcceptanceReport& report) {
+  const auto stage_json = [](const StageResult& s) {
+    return nlohmann::json{{"stage", s.stage}, {"verdict", to_string(s.verdict)}, {"reasons", s.reasons}};
+  };
+  nlohmann::json gpus = nlohmann::json::array();
+  for (const GpuAcceptance& gpu : report.gpus) {
+    nlohmann::json stages = nlohmann::json::array();
+    for (const StageResult& s : gpu.stages) stages.push_back(stage_json(s));
+    gpus.push_back({{"index", gpu.index}, {"verdict", to_string(gpu.verdict)}, {"stages", stages}});
+  }
+  nlohmann::json node = nlohmann::json::array();
+  for (const StageResult& s : report.node_stages) node.push_back(stage_json(s));
+  return {{"schema", "gpubench.acceptance/1"}, {"node_verdict", to_string(report.node_verdict)}, {"baseline", report.baseline},
+          {"node", node},                      {"gpus", gpus}};
+}
+
+nlohmann::json findings_json(const std::vector<Finding>& findings) {
+  nlohmann::json array = nlohmann::json::array();
+  for (const Finding& f : findings) {
+    array.push_back({{"severity", severity_name(f.severity)}, {"check", f.check}, {"gpus", f.gpus}, {"finding", f.finding}, {"fix", f.fix}});
+  }
+  return array;
+}
+
+nlohmann::json comparison_json(const Comparison& comparison) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const ComparisonRow& row : comparison.rows) {
+    rows.push_back({{"metric", row.metric}, {"unit", row.unit}, {"better", to_string(row.better)},
+                    {"values", row.values}, {"ratios", row.ratios}});
+  }
+  return {{"runs", comparison.labels}, {"rows", rows}, {"not_shared", comparison.not_shared}};
+}
+
+}  // namespace gpubench

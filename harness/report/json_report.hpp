@@ -1,0 +1,25 @@
+#pragma once
+// JSON, for scripts: one document per command, each in the schema its users already read. Serves `check`
+// (gpubench.check/1), `check --fleet`, `acceptance --json` (gpubench.acceptance/1), `doctor --json` and
+// `compare --json`.
+#include <nlohmann/json.hpp>
+
+#include <vector>
+
+#include "harness/acceptance/acceptance_verdict.hpp"
+#include "harness/doctor/finding.hpp"
+#include "harness/report/comparison.hpp"
+#include "harness/verdict/fleet.hpp"
+#include "harness/verdict/metric_verdict.hpp"
+
+namespace gpubench {
+
+nlohmann::json check_json(const CheckReport& report);
+// {"nodes", "metrics_compared", "outliers"}: one object per finding, "gpu" only when it is about one GPU.
+nlohmann::json fleet_json(const FleetReport& report);
+nlohmann::json acceptance_json(const AcceptanceReport& report);
+// An array of {"severity", "check", "gpus", "finding", "fix"}; "gpus" is empty for node-wide findings.
+nlohmann::json findings_json(const std::vector<Finding>& findings);
+nlohmann::json comparison_json(const Comparison& comparison);
+
+}  // namespace gpubench

@@ -20,7 +20,7 @@
 #include "benchmarks/common/cuda_check.hpp"
 #include "benchmarks/common/device_buffer.hpp"
 #include "benchmarks/common/event_timer.hpp"
-#include "benchmarks/common/families.hpp"
+#include "benchmarks/common/family_registration.hpp"
 #include "benchmarks/common/registry.hpp"
 #include "benchmarks/common/reporting.hpp"
 #include "benchmarks/gemm/cublaslt_gemm.hpp"
@@ -260,8 +260,6 @@ void run_tensor_core_speedup(benchmark::State& state, const BenchmarkContext& co
   report_figure(state, tf32_tflops / fp32_tflops, std::nullopt, label);
 }
 
-}  // namespace
-
 void register_gemm_benchmarks(const BenchmarkContext& context) {
   std::vector<GemmShape> shapes = square_shapes(context.suite);
   if (context.suite == Suite::Full) {
@@ -291,5 +289,9 @@ void register_gemm_benchmarks(const BenchmarkContext& context) {
                         run_tensor_core_speedup(state, context, device, speedup_shape);
                       });
 }
+
+}  // namespace
+
+GPUBENCH_FAMILY("gemm", register_gemm_benchmarks);
 
 }  // namespace gpubench

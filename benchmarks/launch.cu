@@ -17,7 +17,7 @@
 #include "benchmarks/common/cuda_check.hpp"
 #include "benchmarks/common/cuda_graph.hpp"
 #include "benchmarks/common/device_buffer.hpp"
-#include "benchmarks/common/families.hpp"
+#include "benchmarks/common/family_registration.hpp"
 #include "benchmarks/common/iteration_times.hpp"
 #include "benchmarks/common/registry.hpp"
 #include "benchmarks/common/reporting.hpp"
@@ -284,8 +284,6 @@ void run_launch_to_start(benchmark::State& state, const BenchmarkContext& contex
   report_figure(state, times.median_seconds() * 1e6, std::nullopt, label);
 }
 
-}  // namespace
-
 void register_launch_benchmarks(const BenchmarkContext& context) {
   for (int count : kernel_counts(context.suite)) {
     const std::string n = std::to_string(count);
@@ -315,5 +313,9 @@ void register_launch_benchmarks(const BenchmarkContext& context) {
                         run_launch_to_start(state, context, device);
                       });
 }
+
+}  // namespace
+
+GPUBENCH_FAMILY("launch", register_launch_benchmarks);
 
 }  // namespace gpubench

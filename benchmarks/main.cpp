@@ -15,7 +15,7 @@
 #include "benchmarks/catalogue_json.hpp"
 #include "benchmarks/common/context.hpp"
 #include "benchmarks/common/device_selection.hpp"
-#include "benchmarks/common/families.hpp"
+#include "benchmarks/common/family_registration.hpp"
 #include "benchmarks/common/nvml_library.hpp"
 
 namespace {
@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
   }
   std::vector<RegisterFamily> registrations;
   try {
-    registrations = registrations_for(family_catalogue());
+    registrations = registrations_for(family_catalogue(), self_registered_families());
   } catch (const std::logic_error& error) {
     std::fprintf(stderr, "gpubench-micro: %s\n", error.what());
     return 2;

@@ -13,7 +13,7 @@
 #include "benchmarks/common/device_buffer.hpp"
 #include "benchmarks/common/device_peaks.hpp"
 #include "benchmarks/common/event_timer.hpp"
-#include "benchmarks/common/families.hpp"
+#include "benchmarks/common/family_registration.hpp"
 #include "benchmarks/common/registry.hpp"
 #include "benchmarks/common/reporting.hpp"
 #include "kernels/random_fill.cuh"
@@ -196,8 +196,6 @@ void run_memcpy_d2d(benchmark::State& state, const BenchmarkContext& context, co
   report_figure(state, 2.0 * kArrayBytes * state.iterations() / timed_seconds / 1e9, memory_peak_gbps(device.index), label);
 }
 
-}  // namespace
-
 void register_memory_benchmarks(const BenchmarkContext& context) {
   for (StreamOp op : {StreamOp::Read, StreamOp::Write, StreamOp::Copy, StreamOp::Scale, StreamOp::Add, StreamOp::Triad}) {
     register_per_device(context, std::string("memory/") + kernels::stream_op_name(op) + "/" + kArraySizeName,
@@ -210,5 +208,9 @@ void register_memory_benchmarks(const BenchmarkContext& context) {
                         run_memcpy_d2d(state, context, device);
                       });
 }
+
+}  // namespace
+
+GPUBENCH_FAMILY("memory", register_memory_benchmarks);
 
 }  // namespace gpubench

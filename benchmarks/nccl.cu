@@ -16,7 +16,7 @@
 #include "benchmarks/common/copy_gate.hpp"
 #include "benchmarks/common/benchmark_failure.hpp"
 #include "benchmarks/common/cuda_check.hpp"
-#include "benchmarks/common/families.hpp"
+#include "benchmarks/common/family_registration.hpp"
 #include "benchmarks/common/registry.hpp"
 #include "benchmarks/common/reporting.hpp"
 #include "benchmarks/nccl/allreduce_sweep.hpp"
@@ -182,8 +182,6 @@ void run_allreduce(benchmark::State& state, const BenchmarkContext& context, Ncc
   }
 }
 
-}  // namespace
-
 void register_nccl_benchmarks(const BenchmarkContext& context) {
   const NcclCombination forced = forced_combination_from_environment();
   const auto session = std::make_shared<NcclSession>();
@@ -198,5 +196,9 @@ void register_nccl_benchmarks(const BenchmarkContext& context) {
     }
   }
 }
+
+}  // namespace
+
+GPUBENCH_FAMILY("nccl", register_nccl_benchmarks);
 
 }  // namespace gpubench

@@ -27,7 +27,7 @@
 #include "benchmarks/common/cuda_event.hpp"
 #include "benchmarks/common/device_buffer.hpp"
 #include "benchmarks/common/event_timer.hpp"
-#include "benchmarks/common/families.hpp"
+#include "benchmarks/common/family_registration.hpp"
 #include "benchmarks/common/host_affinity.hpp"
 #include "benchmarks/common/pcie_link.hpp"
 #include "benchmarks/common/pinned_host_pool.hpp"
@@ -624,8 +624,6 @@ void run_latency(benchmark::State& state, const BenchmarkContext& context, const
   report_figure(state, timed_seconds * 1e9 / (static_cast<double>(nodes) * state.iterations()), std::nullopt, label);
 }
 
-}  // namespace
-
 void register_p2p_benchmarks(const BenchmarkContext& context) {
   const std::vector<std::size_t> sizes = transfer_sizes(context.suite);
   const auto per_size = [&](const std::string& variant,
@@ -649,5 +647,9 @@ void register_p2p_benchmarks(const BenchmarkContext& context) {
     run_latency(state, context, from, to);
   });
 }
+
+}  // namespace
+
+GPUBENCH_FAMILY("p2p", register_p2p_benchmarks);
 
 }  // namespace gpubench

@@ -20,7 +20,7 @@
 #include "benchmarks/common/cuda_event.hpp"
 #include "benchmarks/common/device_buffer.hpp"
 #include "benchmarks/common/event_timer.hpp"
-#include "benchmarks/common/families.hpp"
+#include "benchmarks/common/family_registration.hpp"
 #include "benchmarks/common/host_affinity.hpp"
 #include "benchmarks/common/host_buffer.hpp"
 #include "benchmarks/common/pcie_link.hpp"
@@ -419,8 +419,6 @@ void run_all_gpus(benchmark::State& state, const BenchmarkContext& context, cons
   report_figure(state, total / round_seconds / 1e9, peak, label);
 }
 
-}  // namespace
-
 void register_pcie_benchmarks(const BenchmarkContext& context) {
   const std::vector<std::size_t> sizes = transfer_sizes(context.suite);
   for (Direction direction : {Direction::HostToDevice, Direction::DeviceToHost}) {
@@ -458,5 +456,9 @@ void register_pcie_benchmarks(const BenchmarkContext& context) {
                          });
   }
 }
+
+}  // namespace
+
+GPUBENCH_FAMILY("pcie", register_pcie_benchmarks);
 
 }  // namespace gpubench

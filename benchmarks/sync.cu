@@ -21,7 +21,7 @@
 #include "benchmarks/common/cuda_event.hpp"
 #include "benchmarks/common/device_buffer.hpp"
 #include "benchmarks/common/event_timer.hpp"
-#include "benchmarks/common/families.hpp"
+#include "benchmarks/common/family_registration.hpp"
 #include "benchmarks/common/iteration_times.hpp"
 #include "benchmarks/common/registry.hpp"
 #include "benchmarks/common/reporting.hpp"
@@ -276,8 +276,6 @@ void run_host(benchmark::State& state, const BenchmarkContext& context, const Be
   report_figure(state, times.median_seconds() / count * 1e6, std::nullopt, label);
 }
 
-}  // namespace
-
 void register_sync_benchmarks(const BenchmarkContext& context) {
   for (const ArraySize& size : array_sizes(context.suite)) {
     const std::string suffix = std::string("/") + size.name;
@@ -310,5 +308,9 @@ void register_sync_benchmarks(const BenchmarkContext& context) {
                         });
   }
 }
+
+}  // namespace
+
+GPUBENCH_FAMILY("sync", register_sync_benchmarks);
 
 }  // namespace gpubench

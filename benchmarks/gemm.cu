@@ -21,6 +21,7 @@
 #include "benchmarks/common/device_buffer.hpp"
 #include "benchmarks/common/event_timer.hpp"
 #include "benchmarks/common/family_registration.hpp"
+#include "benchmarks/common/process_resources.hpp"
 #include "benchmarks/common/registry.hpp"
 #include "benchmarks/common/reporting.hpp"
 #include "benchmarks/gemm/cublaslt_gemm.hpp"
@@ -46,18 +47,17 @@ const GemmShape kBurstShape{8192, 8192, 8192};
 
 // The tunings made in this process, by device, precision and shape. A benchmark's first repetition tunes; the
 // later ones, and other benchmarks of the same GEMM, time the algorithm it chose. Tuned afresh each time,
-// near-equal candidates win by noise and the samples mix algorithms. Benchmarks run one at a time, on one thread.
+// near-equal candidates win by noise and the samples mix algorithms.
 using TuningKey = std::tuple<int, GemmPrecision, std::int64_t, std::int64_t, std::int64_t>;
 
-std::map<TuningKey, GemmTuning>& tunings_of_this_process() {
-  static std::map<TuningKey, GemmTuning> tunings;
-  return tunings;
-}
+struct TuningsOfThisProcess {
+  std::map<TuningKey, GemmTuning> by_gemm;
+};
 
 // Constructs `gemm` with this process's tuning for its device, precision and shape, tuning it on first use.
-void emplace_tuned(std::optional<TunedGemm>& gemm, int device, cublasLtHandle_t handle, GemmPrecision precision,
-                   const GemmShape& shape, cudaStream_t stream) {
-  std::map<TuningKey, GemmTuning>& tunings = tunings_of_this_process();
+void emplace_tuned(const BenchmarkContext& context, std::optional<TunedGemm>& gemm, int device, cublasLtHandle_t handle,
+                   GemmPrecision precision, const GemmShape& shape, cudaStream_t stream) {
+  std::map<TuningKey, GemmTuning>& tunings = context.resources->family_state<TuningsOfThisProcess>().by_gemm;
   const TuningKey key{device, precision, shape.m, shape.n, shape.k};
   const auto known = tunings.find(key);
   gemm.emplace(handle, precision, shape, kSeed, stream,
@@ -157,7 +157,7 @@ void run_gemm(benchmark::State& state, const BenchmarkContext& context, const Be
   CudaStream stream;
   const LtHandle handle = create_lt_handle();
   std::optional<TunedGemm> tuned;
-  emplace_tuned(tuned, device.index, handle.get(), precision, shape, stream.get());
+  emplace_tuned(context, tuned, device.index, handle.get(), precision, shape, stream.get());
   const TunedGemm& gemm = *tuned;
   const bool burst = timing == GemmTiming::Burst;
   EventTimer timer;
@@ -216,8 +216,8 @@ void run_tensor_core_speedup(benchmark::State& state, const BenchmarkContext& co
   const LtHandle handle = create_lt_handle();
   std::optional<TunedGemm> tuned_fp32;
   std::optional<TunedGemm> tuned_tf32;
-  emplace_tuned(tuned_fp32, device.index, handle.get(), GemmPrecision::Fp32, shape, stream.get());
-  emplace_tuned(tuned_tf32, device.index, handle.get(), GemmPrecision::Tf32, shape, stream.get());
+  emplace_tuned(context, tuned_fp32, device.index, handle.get(), GemmPrecision::Fp32, shape, stream.get());
+  emplace_tuned(context, tuned_tf32, device.index, handle.get(), GemmPrecision::Tf32, shape, stream.get());
   const TunedGemm& fp32 = *tuned_fp32;
   const TunedGemm& tf32 = *tuned_tf32;
   EventTimer timer;

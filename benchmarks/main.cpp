@@ -17,6 +17,7 @@
 #include "benchmarks/common/device_selection.hpp"
 #include "benchmarks/common/family_registration.hpp"
 #include "benchmarks/common/nvml_library.hpp"
+#include "benchmarks/common/process_resources.hpp"
 
 namespace {
 
@@ -47,7 +48,9 @@ int main(int argc, char** argv) {
     return 2;
   }
 
+  ProcessResources resources;  // declared before the context that points to it, so it outlives every benchmark
   BenchmarkContext context;
+  context.resources = &resources;
   const std::string suite = env_or("GPUBENCH_SUITE", "full");
   if (suite != "quick" && suite != "full") {
     std::fprintf(stderr, "gpubench-micro: GPUBENCH_SUITE='%s' must be quick or full\n", suite.c_str());

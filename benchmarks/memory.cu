@@ -14,6 +14,7 @@
 #include "benchmarks/common/device_peaks.hpp"
 #include "benchmarks/common/event_timer.hpp"
 #include "benchmarks/common/family_registration.hpp"
+#include "benchmarks/common/process_resources.hpp"
 #include "benchmarks/common/registry.hpp"
 #include "benchmarks/common/reporting.hpp"
 #include "kernels/random_fill.cuh"
@@ -101,9 +102,15 @@ StreamLaunch choose_launch(StreamOp op, const StreamArgs& args, cudaStream_t str
 
 // The launch chosen for each device and kernel, once per process: a benchmark's later repetitions time the
 // configuration its first one chose, so that every sample measures what the params name (near-equal candidates
-// would otherwise win by noise). Benchmarks run one at a time, on one thread.
-StreamLaunch launch_of_this_process(int device, StreamOp op, const StreamArgs& args, cudaStream_t stream) {
-  static std::map<std::pair<int, StreamOp>, StreamLaunch> chosen;
+// would otherwise win by noise).
+struct LaunchesOfThisProcess {
+  std::map<std::pair<int, StreamOp>, StreamLaunch> by_device_and_kernel;
+};
+
+StreamLaunch launch_of_this_process(const BenchmarkContext& context, int device, StreamOp op, const StreamArgs& args,
+                                    cudaStream_t stream) {
+  std::map<std::pair<int, StreamOp>, StreamLaunch>& chosen =
+      context.resources->family_state<LaunchesOfThisProcess>().by_device_and_kernel;
   const std::pair<int, StreamOp> key{device, op};
   if (const auto known = chosen.find(key); known != chosen.end()) return known->second;
   return chosen.emplace(key, choose_launch(op, args, stream)).first->second;
@@ -122,7 +129,7 @@ void run_stream(benchmark::State& state, const BenchmarkContext& context, const 
   GPUBENCH_CUDA_CHECK(cudaMemsetAsync(c.get(), 0xFF, c.bytes(), stream.get()));  // NaN poison: unwritten = wrong
   const StreamArgs args{a.get(), b.get(), c.get(), sink.get(), sink.count(), count, 0.4f};
 
-  const StreamLaunch launch = launch_of_this_process(device.index, op, args, stream.get());
+  const StreamLaunch launch = launch_of_this_process(context, device.index, op, args, stream.get());
   GPUBENCH_CUDA_CHECK(kernels::launch_stream(op, launch, args, stream.get()));  // warm-up, as tuning was for the first
   // Poisoned again, so that what is checked afterwards was written by the timed launches.
   GPUBENCH_CUDA_CHECK(cudaMemsetAsync(c.get(), 0xFF, c.bytes(), stream.get()));

@@ -31,6 +31,7 @@
 #include "benchmarks/common/host_affinity.hpp"
 #include "benchmarks/common/pcie_link.hpp"
 #include "benchmarks/common/pinned_host_pool.hpp"
+#include "benchmarks/common/process_resources.hpp"
 #include "benchmarks/common/registry.hpp"
 #include "benchmarks/common/reporting.hpp"
 #include "benchmarks/common/topology.hpp"
@@ -443,7 +444,8 @@ void run_staged_host(benchmark::State& state, const BenchmarkContext& context, c
   Transfer transfer(from.index, to.index, bytes, 51);
   const GpuLocality locality = gpu_locality(from.index);
   // Portable, so both GPUs may use it; from the pool, as pinning it anew for each run is slow.
-  const HostBufferLease staging = lease_host_buffer(bytes * batch, HostMemory::Pinned, locality.numa_node);
+  const HostBufferLease staging =
+      lease_host_buffer(context.resources->pinned_host_pool(), bytes * batch, HostMemory::Pinned, locality.numa_node);
   Lane d2h(from.index);
   Lane h2d(to.index);
   GPUBENCH_CUDA_CHECK(cudaSetDevice(from.index));

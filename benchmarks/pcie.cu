@@ -25,6 +25,7 @@
 #include "benchmarks/common/host_buffer.hpp"
 #include "benchmarks/common/pcie_link.hpp"
 #include "benchmarks/common/pinned_host_pool.hpp"
+#include "benchmarks/common/process_resources.hpp"
 #include "benchmarks/common/registry.hpp"
 #include "benchmarks/common/transfer_sizes.hpp"
 #include "benchmarks/common/reporting.hpp"
@@ -62,8 +63,13 @@ std::string format_gbps(double gbps) {
 // are written here, so whatever a pooled host buffer held before does not matter.
 class CopyJob {
  public:
-  CopyJob(Direction direction, std::size_t bytes, HostMemory kind, int numa_node, std::uint64_t seed, cudaStream_t stream)
-      : direction_(direction), host_(lease_host_buffer(bytes, kind, numa_node)), device_(bytes), check_(bytes), mismatches_(1) {
+  CopyJob(PinnedHostPool& pool, Direction direction, std::size_t bytes, HostMemory kind, int numa_node, std::uint64_t seed,
+          cudaStream_t stream)
+      : direction_(direction),
+        host_(lease_host_buffer(pool, bytes, kind, numa_node)),
+        device_(bytes),
+        check_(bytes),
+        mismatches_(1) {
     // The source gets random bytes from `seed`; the destination other random bytes, so that a copy that never
     // happened fails the check. The host's bytes are drawn on the device and copied over, which also faults
     // in every page of a pageable buffer before the timing.
@@ -114,8 +120,11 @@ class CopyJob {
 // A round times each lane from the gate's release to its last copy done.
 class GatedCopies {
  public:
-  GatedCopies(const std::vector<Direction>& directions, std::size_t bytes, int numa_node, std::uint64_t seed) {
-    for (Direction direction : directions) lanes_.push_back(std::make_unique<Lane>(direction, bytes, numa_node, seed++));
+  GatedCopies(PinnedHostPool& pool, const std::vector<Direction>& directions, std::size_t bytes, int numa_node,
+              std::uint64_t seed) {
+    for (Direction direction : directions) {
+      lanes_.push_back(std::make_unique<Lane>(pool, direction, bytes, numa_node, seed++));
+    }
   }
 
   const CopyJob& job(std::size_t lane) const { return lanes_[lane]->job; }
@@ -144,8 +153,8 @@ class GatedCopies {
 
  private:
   struct Lane {
-    Lane(Direction direction, std::size_t bytes, int numa_node, std::uint64_t seed)
-        : job(direction, bytes, HostMemory::Pinned, numa_node, seed, stream.get()) {}
+    Lane(PinnedHostPool& pool, Direction direction, std::size_t bytes, int numa_node, std::uint64_t seed)
+        : job(pool, direction, bytes, HostMemory::Pinned, numa_node, seed, stream.get()) {}
     CudaStream stream;
     CopyJob job;
     CudaEvent done;
@@ -231,7 +240,7 @@ void run_pinned(benchmark::State& state, const BenchmarkContext& context, const 
                 std::size_t bytes) {
   const GpuLocality locality = gpu_locality(device.index);
   const ScopedCpuBinding binding(locality.cpus);
-  GatedCopies copies({direction}, bytes, locality.numa_node, 11);
+  GatedCopies copies(context.resources->pinned_host_pool(), {direction}, bytes, locality.numa_node, 11);
   CopyGate gate;  // declared last, so it is opened before anything waiting behind it is freed
   const std::size_t batch = copies_per_iteration(bytes);
   const auto timed_round = [&] {
@@ -268,7 +277,8 @@ void run_pageable(benchmark::State& state, const BenchmarkContext& context, cons
   const GpuLocality locality = gpu_locality(device.index);
   const ScopedCpuBinding binding(locality.cpus);
   CudaStream stream;
-  const CopyJob job(direction, bytes, HostMemory::Pageable, locality.numa_node, 21, stream.get());
+  const CopyJob job(context.resources->pinned_host_pool(), direction, bytes, HostMemory::Pageable, locality.numa_node, 21,
+                    stream.get());
   EventTimer timer;
   const std::size_t batch = copies_per_iteration(bytes);
   const auto timed_batch = [&] {
@@ -301,7 +311,8 @@ void run_bidirectional(benchmark::State& state, const BenchmarkContext& context,
                        Direction reported, std::size_t bytes) {
   const GpuLocality locality = gpu_locality(device.index);
   const ScopedCpuBinding binding(locality.cpus);
-  GatedCopies copies({Direction::HostToDevice, Direction::DeviceToHost}, bytes, locality.numa_node, 31);
+  GatedCopies copies(context.resources->pinned_host_pool(), {Direction::HostToDevice, Direction::DeviceToHost}, bytes,
+                     locality.numa_node, 31);
   CopyGate gate;  // declared last, so it is opened before anything waiting behind it is freed
   const std::size_t batch = copies_per_iteration(bytes);
   const auto timed_round = [&] {
@@ -351,7 +362,8 @@ void run_all_gpus(benchmark::State& state, const BenchmarkContext& context, cons
   for (const BenchmarkDevice& device : devices) {
     GPUBENCH_CUDA_CHECK(cudaSetDevice(device.index));
     localities.push_back(gpu_locality(device.index));
-    copies.push_back(std::make_unique<GatedCopies>(directions, kAllGpusBytes, localities.back().numa_node,
+    copies.push_back(std::make_unique<GatedCopies>(context.resources->pinned_host_pool(), directions, kAllGpusBytes,
+                                                   localities.back().numa_node,
                                                    41 + 8 * static_cast<std::uint64_t>(device.index)));
   }
   CopyGate gate;  // declared last, so it is opened before anything waiting behind it is freed

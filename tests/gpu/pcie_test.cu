@@ -196,7 +196,7 @@ TEST(PinnedHostPool, ReusesAReturnedBufferAndKeepsNoMoreIdleThanWasEverInUse) {
   EXPECT_EQ(pool.idle_bytes(), 3 * kMiB) << "three were in use at once";
   { const HostBufferLease small = pool.take(4096, -1); }
   EXPECT_EQ(pool.idle_bytes(), 3 * kMiB) << "over the most ever in use, the smallest idle buffer is freed";
-  { const HostBufferLease own = lease_host_buffer(4096, HostMemory::Pageable, -1); }
+  { const HostBufferLease own = lease_host_buffer(pool, 4096, HostMemory::Pageable, -1); }
   EXPECT_EQ(pool.idle_bytes(), 3 * kMiB) << "pageable buffers are not pooled";
 }
 

@@ -5,10 +5,8 @@
 // every product is checked on a sample against an FP64 host reference (gemm_verify.hpp).
 #include <chrono>
 #include <cstdint>
-#include <iomanip>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -24,6 +22,8 @@
 #include "benchmarks/common/process_resources.hpp"
 #include "benchmarks/common/registry.hpp"
 #include "benchmarks/common/reporting.hpp"
+#include "benchmarks/common/significant_digits.hpp"
+#include "benchmarks/common/timed_loop.hpp"
 #include "benchmarks/gemm/cublaslt_gemm.hpp"
 #include "benchmarks/gemm/gemm_peaks.hpp"
 #include "benchmarks/gemm/gemm_problem.hpp"
@@ -129,16 +129,10 @@ std::size_t device_bytes(GemmPrecision precision, const GemmShape& shape) {
   return operand_bytes(precision, shape) + kCublasLtWorkspaceBytes;
 }
 
-std::string three_digits(double value) {
-  std::ostringstream out;
-  out << std::setprecision(3) << value;
-  return out.str();
-}
-
 void add_check_params(std::map<std::string, std::string>& params, const GemmCheck& check, const std::string& prefix) {
   params[prefix + "verified_elements"] = std::to_string(check.checked);
-  params[prefix + "verify_worst_error"] = three_digits(check.worst_error);
-  params[prefix + "verify_tolerance"] = three_digits(check.tolerance);
+  params[prefix + "verify_worst_error"] = significant_digits(check.worst_error, 3);
+  params[prefix + "verify_tolerance"] = significant_digits(check.tolerance, 3);
 }
 
 enum class GemmTiming { Sustained, Burst };
@@ -161,22 +155,17 @@ void run_gemm(benchmark::State& state, const BenchmarkContext& context, const Be
   const TunedGemm& gemm = *tuned;
   const bool burst = timing == GemmTiming::Burst;
   EventTimer timer;
-  double timed_seconds = 0;
   std::int64_t launches = 0;
-  for (auto _ : state) {
-    double seconds = 0;
+  const double timed_seconds = total_seconds_of_iterations(state, [&] {
     if (burst) {
       stream.synchronize();
       std::this_thread::sleep_for(kIdleBeforeBurst);  // untimed: manual time counts only the burst
-      seconds = gemm.time_burst(kBurstWarmups, kBurstLaunches, timer, stream.get());
       launches += kBurstLaunches;
-    } else {
-      seconds = gemm.time_batch(timer, stream.get());
-      launches += gemm.launches_per_batch();
+      return gemm.time_burst(kBurstWarmups, kBurstLaunches, timer, stream.get());
     }
-    state.SetIterationTime(seconds);
-    timed_seconds += seconds;
-  }
+    launches += gemm.launches_per_batch();
+    return gemm.time_batch(timer, stream.get());
+  });
   report_clocks(state, context, device);
 
   const GemmCheck check = gemm.verify(stream.get());
@@ -225,15 +214,16 @@ void run_tensor_core_speedup(benchmark::State& state, const BenchmarkContext& co
   double tf32_seconds = 0;
   std::int64_t fp32_launches = 0;
   std::int64_t tf32_launches = 0;
-  for (auto _ : state) {
+  // An iteration's time is both batches; the figure uses each precision's own seconds, summed here.
+  run_timed_iterations(state, [&] {
     const double fp32_batch = fp32.time_batch(timer, stream.get());
     const double tf32_batch = tf32.time_batch(timer, stream.get());
-    state.SetIterationTime(fp32_batch + tf32_batch);
     fp32_seconds += fp32_batch;
     tf32_seconds += tf32_batch;
     fp32_launches += fp32.launches_per_batch();
     tf32_launches += tf32.launches_per_batch();
-  }
+    return fp32_batch + tf32_batch;
+  });
   report_clocks(state, context, device);
 
   const GemmCheck fp32_check = fp32.verify(stream.get());
@@ -252,8 +242,8 @@ void run_tensor_core_speedup(benchmark::State& state, const BenchmarkContext& co
   }
   add_check_params(label.params, fp32_check, "fp32_");
   add_check_params(label.params, tf32_check, "tf32_");
-  label.params["fp32_tflops"] = three_digits(fp32_tflops);
-  label.params["tf32_tflops"] = three_digits(tf32_tflops);
+  label.params["fp32_tflops"] = significant_digits(fp32_tflops, 3);
+  label.params["tf32_tflops"] = significant_digits(tf32_tflops, 3);
   const auto fp32_rate = dense_flops_per_clock_per_sm(arch.major, arch.minor, GemmPrecision::Fp32);
   const auto tf32_rate = dense_flops_per_clock_per_sm(arch.major, arch.minor, GemmPrecision::Tf32);
   if (fp32_rate && tf32_rate) label.params["theoretical_speedup"] = std::to_string(*tf32_rate / *fp32_rate);

@@ -14,12 +14,14 @@
 #include "benchmarks/common/device_peaks.hpp"
 #include "benchmarks/common/event_timer.hpp"
 #include "benchmarks/common/family_registration.hpp"
+#include "benchmarks/common/mismatch_counter.hpp"
 #include "benchmarks/common/process_resources.hpp"
 #include "benchmarks/common/registry.hpp"
 #include "benchmarks/common/reporting.hpp"
+#include "benchmarks/common/throughput.hpp"
+#include "benchmarks/common/timed_loop.hpp"
 #include "kernels/random_fill.cuh"
 #include "kernels/stream.cuh"
-#include "kernels/verify.cuh"
 
 namespace gpubench {
 namespace {
@@ -86,10 +88,8 @@ StreamLaunch choose_launch(StreamOp op, const StreamArgs& args, cudaStream_t str
   for (const StreamLaunch& launch : candidates) {
     if (op == StreamOp::Read && static_cast<std::size_t>(launch.grid) * launch.block > args.sink_words) continue;
     for (int trial = 0; trial < 2; ++trial) {
-      timer.start(stream);
-      GPUBENCH_CUDA_CHECK(kernels::launch_stream(op, launch, args, stream));
-      timer.stop(stream);
-      const double seconds = timer.seconds();
+      const double seconds =
+          timer.time(stream, [&] { GPUBENCH_CUDA_CHECK(kernels::launch_stream(op, launch, args, stream)); });
       if (seconds < best_seconds) {
         best_seconds = seconds;
         best = launch;
@@ -135,36 +135,28 @@ void run_stream(benchmark::State& state, const BenchmarkContext& context, const 
   GPUBENCH_CUDA_CHECK(cudaMemsetAsync(c.get(), 0xFF, c.bytes(), stream.get()));
   GPUBENCH_CUDA_CHECK(cudaMemsetAsync(sink.get(), 0xFF, sink.bytes(), stream.get()));
   EventTimer timer;
-  double timed_seconds = 0;
-  for (auto _ : state) {
-    timer.start(stream.get());
-    GPUBENCH_CUDA_CHECK(kernels::launch_stream(op, launch, args, stream.get()));
-    timer.stop(stream.get());
-    const double seconds = timer.seconds();
-    state.SetIterationTime(seconds);
-    timed_seconds += seconds;
-  }
+  const double timed_seconds = total_seconds_of_iterations(state, [&] {
+    return timer.time(stream.get(), [&] { GPUBENCH_CUDA_CHECK(kernels::launch_stream(op, launch, args, stream.get())); });
+  });
   report_clocks(state, context, device);
 
-  DeviceBuffer<unsigned long long> mismatches(1);
-  GPUBENCH_CUDA_CHECK(cudaMemsetAsync(mismatches.get(), 0, sizeof(unsigned long long), stream.get()));
   const std::size_t sink_used = static_cast<std::size_t>(launch.grid) * launch.block;
-  GPUBENCH_CUDA_CHECK(kernels::count_stream_mismatches(op, args, sink_used, mismatches.get(), stream.get()));
-  unsigned long long wrong = 0;
-  GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(&wrong, mismatches.get(), sizeof(wrong), cudaMemcpyDeviceToHost, stream.get()));
-  stream.synchronize();
+  const unsigned long long wrong = MismatchCounter().count(stream.get(), [&](unsigned long long* counter) {
+    GPUBENCH_CUDA_CHECK(kernels::count_stream_mismatches(op, args, sink_used, counter, stream.get()));
+  });
   if (wrong != 0) {
     fail_benchmark(state, FailureKind::WrongResult, std::string("verification failed: ") + std::to_string(wrong) + " wrong output elements of " +
                               std::to_string(count) + " after " + kernels::stream_op_name(op));
     return;
   }
 
-  const double bytes = static_cast<double>(kernels::stream_bytes_moved(op, count)) * state.iterations();
   FigureLabel label{"bandwidth", "GB/s", Better::Higher, device.index, {}};
   label.params["array_bytes"] = std::to_string(kArrayBytes);
   label.params["bytes_per_launch"] = std::to_string(kernels::stream_bytes_moved(op, count));
   label.params["launch"] = describe(launch);
-  report_figure(state, bytes / timed_seconds / 1e9, memory_peak_gbps(device.index), label);
+  const double gbps =
+      gigabytes_per_second(static_cast<double>(kernels::stream_bytes_moved(op, count)), state.iterations(), timed_seconds);
+  report_figure(state, gbps, memory_peak_gbps(device.index), label);
 }
 
 // cudaMemcpy device-to-device, counted as bytes read plus bytes written (as the STREAM copy is).
@@ -176,23 +168,16 @@ void run_memcpy_d2d(benchmark::State& state, const BenchmarkContext& context, co
   GPUBENCH_CUDA_CHECK(cudaMemsetAsync(destination.get(), 0, kArrayBytes, stream.get()));
   GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(destination.get(), source.get(), kArrayBytes, cudaMemcpyDeviceToDevice, stream.get()));
   EventTimer timer;
-  double timed_seconds = 0;
-  for (auto _ : state) {
-    timer.start(stream.get());
-    GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(destination.get(), source.get(), kArrayBytes, cudaMemcpyDeviceToDevice, stream.get()));
-    timer.stop(stream.get());
-    const double seconds = timer.seconds();
-    state.SetIterationTime(seconds);
-    timed_seconds += seconds;
-  }
+  const double timed_seconds = total_seconds_of_iterations(state, [&] {
+    return timer.time(stream.get(), [&] {
+      GPUBENCH_CUDA_CHECK(
+          cudaMemcpyAsync(destination.get(), source.get(), kArrayBytes, cudaMemcpyDeviceToDevice, stream.get()));
+    });
+  });
   report_clocks(state, context, device);
 
-  DeviceBuffer<unsigned long long> mismatches(1);
-  GPUBENCH_CUDA_CHECK(cudaMemsetAsync(mismatches.get(), 0, sizeof(unsigned long long), stream.get()));
-  GPUBENCH_CUDA_CHECK(kernels::count_byte_mismatches(destination.get(), source.get(), kArrayBytes, mismatches.get(), stream.get()));
-  unsigned long long wrong = 0;
-  GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(&wrong, mismatches.get(), sizeof(wrong), cudaMemcpyDeviceToHost, stream.get()));
-  stream.synchronize();
+  const unsigned long long wrong =
+      MismatchCounter().differing_words(destination.get(), source.get(), kArrayBytes, stream.get());
   if (wrong != 0) {
     fail_benchmark(state, FailureKind::WrongResult, "verification failed: " + std::to_string(wrong) + " differing 8-byte words after cudaMemcpy");
     return;
@@ -200,7 +185,8 @@ void run_memcpy_d2d(benchmark::State& state, const BenchmarkContext& context, co
   FigureLabel label{"bandwidth", "GB/s", Better::Higher, device.index, {}};
   label.params["array_bytes"] = std::to_string(kArrayBytes);
   label.params["bytes_per_copy"] = std::to_string(2 * kArrayBytes);
-  report_figure(state, 2.0 * kArrayBytes * state.iterations() / timed_seconds / 1e9, memory_peak_gbps(device.index), label);
+  report_figure(state, gigabytes_per_second(2.0 * kArrayBytes, state.iterations(), timed_seconds),
+                memory_peak_gbps(device.index), label);
 }
 
 void register_memory_benchmarks(const BenchmarkContext& context) {

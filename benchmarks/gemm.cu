@@ -5,10 +5,8 @@
 // every product is checked on a sample against an FP64 host reference (gemm_verify.hpp).
 #include <chrono>
 #include <cstdint>
-#include <iomanip>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -20,9 +18,12 @@
 #include "benchmarks/common/cuda_check.hpp"
 #include "benchmarks/common/device_buffer.hpp"
 #include "benchmarks/common/event_timer.hpp"
-#include "benchmarks/common/families.hpp"
+#include "benchmarks/common/family_registration.hpp"
+#include "benchmarks/common/process_resources.hpp"
 #include "benchmarks/common/registry.hpp"
 #include "benchmarks/common/reporting.hpp"
+#include "benchmarks/common/significant_digits.hpp"
+#include "benchmarks/common/timed_loop.hpp"
 #include "benchmarks/gemm/cublaslt_gemm.hpp"
 #include "benchmarks/gemm/gemm_peaks.hpp"
 #include "benchmarks/gemm/gemm_problem.hpp"
@@ -46,18 +47,17 @@ const GemmShape kBurstShape{8192, 8192, 8192};
 
 // The tunings made in this process, by device, precision and shape. A benchmark's first repetition tunes; the
 // later ones, and other benchmarks of the same GEMM, time the algorithm it chose. Tuned afresh each time,
-// near-equal candidates win by noise and the samples mix algorithms. Benchmarks run one at a time, on one thread.
+// near-equal candidates win by noise and the samples mix algorithms.
 using TuningKey = std::tuple<int, GemmPrecision, std::int64_t, std::int64_t, std::int64_t>;
 
-std::map<TuningKey, GemmTuning>& tunings_of_this_process() {
-  static std::map<TuningKey, GemmTuning> tunings;
-  return tunings;
-}
+struct TuningsOfThisProcess {
+  std::map<TuningKey, GemmTuning> by_gemm;
+};
 
 // Constructs `gemm` with this process's tuning for its device, precision and shape, tuning it on first use.
-void emplace_tuned(std::optional<TunedGemm>& gemm, int device, cublasLtHandle_t handle, GemmPrecision precision,
-                   const GemmShape& shape, cudaStream_t stream) {
-  std::map<TuningKey, GemmTuning>& tunings = tunings_of_this_process();
+void emplace_tuned(const BenchmarkContext& context, std::optional<TunedGemm>& gemm, int device, cublasLtHandle_t handle,
+                   GemmPrecision precision, const GemmShape& shape, cudaStream_t stream) {
+  std::map<TuningKey, GemmTuning>& tunings = context.resources->family_state<TuningsOfThisProcess>().by_gemm;
   const TuningKey key{device, precision, shape.m, shape.n, shape.k};
   const auto known = tunings.find(key);
   gemm.emplace(handle, precision, shape, kSeed, stream,
@@ -129,16 +129,10 @@ std::size_t device_bytes(GemmPrecision precision, const GemmShape& shape) {
   return operand_bytes(precision, shape) + kCublasLtWorkspaceBytes;
 }
 
-std::string three_digits(double value) {
-  std::ostringstream out;
-  out << std::setprecision(3) << value;
-  return out.str();
-}
-
 void add_check_params(std::map<std::string, std::string>& params, const GemmCheck& check, const std::string& prefix) {
   params[prefix + "verified_elements"] = std::to_string(check.checked);
-  params[prefix + "verify_worst_error"] = three_digits(check.worst_error);
-  params[prefix + "verify_tolerance"] = three_digits(check.tolerance);
+  params[prefix + "verify_worst_error"] = significant_digits(check.worst_error, 3);
+  params[prefix + "verify_tolerance"] = significant_digits(check.tolerance, 3);
 }
 
 enum class GemmTiming { Sustained, Burst };
@@ -157,26 +151,21 @@ void run_gemm(benchmark::State& state, const BenchmarkContext& context, const Be
   CudaStream stream;
   const LtHandle handle = create_lt_handle();
   std::optional<TunedGemm> tuned;
-  emplace_tuned(tuned, device.index, handle.get(), precision, shape, stream.get());
+  emplace_tuned(context, tuned, device.index, handle.get(), precision, shape, stream.get());
   const TunedGemm& gemm = *tuned;
   const bool burst = timing == GemmTiming::Burst;
   EventTimer timer;
-  double timed_seconds = 0;
   std::int64_t launches = 0;
-  for (auto _ : state) {
-    double seconds = 0;
+  const double timed_seconds = total_seconds_of_iterations(state, [&] {
     if (burst) {
       stream.synchronize();
       std::this_thread::sleep_for(kIdleBeforeBurst);  // untimed: manual time counts only the burst
-      seconds = gemm.time_burst(kBurstWarmups, kBurstLaunches, timer, stream.get());
       launches += kBurstLaunches;
-    } else {
-      seconds = gemm.time_batch(timer, stream.get());
-      launches += gemm.launches_per_batch();
+      return gemm.time_burst(kBurstWarmups, kBurstLaunches, timer, stream.get());
     }
-    state.SetIterationTime(seconds);
-    timed_seconds += seconds;
-  }
+    launches += gemm.launches_per_batch();
+    return gemm.time_batch(timer, stream.get());
+  });
   report_clocks(state, context, device);
 
   const GemmCheck check = gemm.verify(stream.get());
@@ -216,8 +205,8 @@ void run_tensor_core_speedup(benchmark::State& state, const BenchmarkContext& co
   const LtHandle handle = create_lt_handle();
   std::optional<TunedGemm> tuned_fp32;
   std::optional<TunedGemm> tuned_tf32;
-  emplace_tuned(tuned_fp32, device.index, handle.get(), GemmPrecision::Fp32, shape, stream.get());
-  emplace_tuned(tuned_tf32, device.index, handle.get(), GemmPrecision::Tf32, shape, stream.get());
+  emplace_tuned(context, tuned_fp32, device.index, handle.get(), GemmPrecision::Fp32, shape, stream.get());
+  emplace_tuned(context, tuned_tf32, device.index, handle.get(), GemmPrecision::Tf32, shape, stream.get());
   const TunedGemm& fp32 = *tuned_fp32;
   const TunedGemm& tf32 = *tuned_tf32;
   EventTimer timer;
@@ -225,15 +214,16 @@ void run_tensor_core_speedup(benchmark::State& state, const BenchmarkContext& co
   double tf32_seconds = 0;
   std::int64_t fp32_launches = 0;
   std::int64_t tf32_launches = 0;
-  for (auto _ : state) {
+  // An iteration's time is both batches; the figure uses each precision's own seconds, summed here.
+  run_timed_iterations(state, [&] {
     const double fp32_batch = fp32.time_batch(timer, stream.get());
     const double tf32_batch = tf32.time_batch(timer, stream.get());
-    state.SetIterationTime(fp32_batch + tf32_batch);
     fp32_seconds += fp32_batch;
     tf32_seconds += tf32_batch;
     fp32_launches += fp32.launches_per_batch();
     tf32_launches += tf32.launches_per_batch();
-  }
+    return fp32_batch + tf32_batch;
+  });
   report_clocks(state, context, device);
 
   const GemmCheck fp32_check = fp32.verify(stream.get());
@@ -252,15 +242,13 @@ void run_tensor_core_speedup(benchmark::State& state, const BenchmarkContext& co
   }
   add_check_params(label.params, fp32_check, "fp32_");
   add_check_params(label.params, tf32_check, "tf32_");
-  label.params["fp32_tflops"] = three_digits(fp32_tflops);
-  label.params["tf32_tflops"] = three_digits(tf32_tflops);
+  label.params["fp32_tflops"] = significant_digits(fp32_tflops, 3);
+  label.params["tf32_tflops"] = significant_digits(tf32_tflops, 3);
   const auto fp32_rate = dense_flops_per_clock_per_sm(arch.major, arch.minor, GemmPrecision::Fp32);
   const auto tf32_rate = dense_flops_per_clock_per_sm(arch.major, arch.minor, GemmPrecision::Tf32);
   if (fp32_rate && tf32_rate) label.params["theoretical_speedup"] = std::to_string(*tf32_rate / *fp32_rate);
   report_figure(state, tf32_tflops / fp32_tflops, std::nullopt, label);
 }
-
-}  // namespace
 
 void register_gemm_benchmarks(const BenchmarkContext& context) {
   std::vector<GemmShape> shapes = square_shapes(context.suite);
@@ -291,5 +279,9 @@ void register_gemm_benchmarks(const BenchmarkContext& context) {
                         run_tensor_core_speedup(state, context, device, speedup_shape);
                       });
 }
+
+}  // namespace
+
+GPUBENCH_FAMILY("gemm", register_gemm_benchmarks);
 
 }  // namespace gpubench

@@ -12,15 +12,18 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "benchmarks/common/cuda_check.hpp"
 #include "benchmarks/common/cuda_graph.hpp"
 #include "benchmarks/common/device_buffer.hpp"
-#include "benchmarks/common/families.hpp"
+#include "benchmarks/common/family_registration.hpp"
+#include "benchmarks/common/host_timer.hpp"
 #include "benchmarks/common/iteration_times.hpp"
 #include "benchmarks/common/registry.hpp"
 #include "benchmarks/common/reporting.hpp"
+#include "benchmarks/common/timed_loop.hpp"
 #include "kernels/launch.cuh"
 
 namespace gpubench {
@@ -46,21 +49,21 @@ enum class PlainSync { End, Each };
 // `count` plain launches of the increment kernel. Returns the host time from the first launch call until the
 // stream is idle again: with PlainSync::Each that includes `count` round trips, with End just one.
 double time_plain(unsigned long long* counter, int count, PlainSync sync, cudaStream_t stream) {
-  const Clock::time_point start = Clock::now();
-  for (int i = 0; i < count; ++i) {
-    GPUBENCH_CUDA_CHECK(kernels::launch_increment(counter, stream));
-    if (sync == PlainSync::Each) GPUBENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
-  }
-  if (sync == PlainSync::End) GPUBENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
-  return seconds_since(start);
+  return host_seconds([&] {
+    for (int i = 0; i < count; ++i) {
+      GPUBENCH_CUDA_CHECK(kernels::launch_increment(counter, stream));
+      if (sync == PlainSync::Each) GPUBENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
+    }
+    if (sync == PlainSync::End) GPUBENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
+  });
 }
 
 // One replay of an instantiated graph: the host time from cudaGraphLaunch until the stream is idle again.
 double time_graph(const CudaGraphExec& exec, cudaStream_t stream) {
-  const Clock::time_point start = Clock::now();
-  exec.launch(stream);
-  GPUBENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
-  return seconds_since(start);
+  return host_seconds([&] {
+    exec.launch(stream);
+    GPUBENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
+  });
 }
 
 // The same `count` increments as time_plain, recorded into a graph by stream capture (nothing runs yet).
@@ -76,15 +79,27 @@ DeviceBuffer<unsigned long long> zeroed_counter(cudaStream_t stream) {
   return counter;
 }
 
-// Empty when the counter holds exactly `launched`; otherwise the reason the benchmark fails.
-std::string check_counter(const DeviceBuffer<unsigned long long>& counter, unsigned long long launched,
-                          cudaStream_t stream) {
+// A counter at zero on a new stream, and `count` increments of it captured into a graph (nothing runs yet).
+struct CapturedIncrements {
+  explicit CapturedIncrements(int count)
+      : counter(zeroed_counter(stream.get())), graph(capture_increments(counter.get(), count, stream.get())) {}
+
+  CudaStream stream;
+  DeviceBuffer<unsigned long long> counter;
+  CudaGraph graph;
+};
+
+// True when the counter holds exactly `launched`; otherwise fails the benchmark with the reason.
+bool counter_holds(benchmark::State& state, const DeviceBuffer<unsigned long long>& counter, unsigned long long launched,
+                   cudaStream_t stream) {
   unsigned long long value = 0;
   GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(&value, counter.get(), sizeof value, cudaMemcpyDeviceToHost, stream));
   GPUBENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
-  if (value == launched) return "";
-  return "verification failed: the device counter is " + std::to_string(value) + " after " + std::to_string(launched) +
-         " launches of a kernel that adds 1 to it";
+  if (value == launched) return true;
+  fail_benchmark(state, FailureKind::WrongResult,
+                 "verification failed: the device counter is " + std::to_string(value) + " after " +
+                     std::to_string(launched) + " launches of a kernel that adds 1 to it");
+  return false;
 }
 
 FigureLabel per_kernel_label(const BenchmarkDevice& device, int count, const std::string& how, const IterationTimes& times) {
@@ -103,19 +118,12 @@ void run_plain(benchmark::State& state, const BenchmarkContext& context, const B
   const DeviceBuffer<unsigned long long> counter = zeroed_counter(stream.get());
   time_plain(counter.get(), count, sync, stream.get());  // warm-up: module load, first-launch driver work
   unsigned long long launched = count;
-  IterationTimes times;
-  for (auto _ : state) {
-    const double seconds = time_plain(counter.get(), count, sync, stream.get());
-    state.SetIterationTime(seconds);
-    times.add(seconds);
+  const IterationTimes times = seconds_of_each_iteration(state, [&] {
     launched += count;
-  }
+    return time_plain(counter.get(), count, sync, stream.get());
+  });
   report_clocks(state, context, device);
-  const std::string wrong = check_counter(counter, launched, stream.get());
-  if (!wrong.empty()) {
-    fail_benchmark(state, FailureKind::WrongResult, wrong);
-    return;
-  }
+  if (!counter_holds(state, counter, launched, stream.get())) return;
   const std::string how = sync == PlainSync::End ? "plain launches, cudaStreamSynchronize after the last"
                                                  : "plain launches, cudaStreamSynchronize after each";
   report_figure(state, times.median_seconds() / count * 1e6, std::nullopt, per_kernel_label(device, count, how, times));
@@ -123,25 +131,17 @@ void run_plain(benchmark::State& state, const BenchmarkContext& context, const B
 
 void run_graph_replay(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& device,
                       int count) {
-  CudaStream stream;
-  const DeviceBuffer<unsigned long long> counter = zeroed_counter(stream.get());
-  const CudaGraph graph = capture_increments(counter.get(), count, stream.get());
-  const CudaGraphExec exec(graph);
-  time_graph(exec, stream.get());  // warm-up: the first launch also uploads the graph to the device
+  const CapturedIncrements captured(count);
+  const cudaStream_t stream = captured.stream.get();
+  const CudaGraphExec exec(captured.graph);
+  time_graph(exec, stream);  // warm-up: the first launch also uploads the graph to the device
   unsigned long long launched = count;
-  IterationTimes times;
-  for (auto _ : state) {
-    const double seconds = time_graph(exec, stream.get());
-    state.SetIterationTime(seconds);
-    times.add(seconds);
+  const IterationTimes times = seconds_of_each_iteration(state, [&] {
     launched += count;
-  }
+    return time_graph(exec, stream);
+  });
   report_clocks(state, context, device);
-  const std::string wrong = check_counter(counter, launched, stream.get());
-  if (!wrong.empty()) {
-    fail_benchmark(state, FailureKind::WrongResult, wrong);
-    return;
-  }
+  if (!counter_holds(state, captured.counter, launched, stream)) return;
   report_figure(state, times.median_seconds() / count * 1e6, std::nullopt,
                 per_kernel_label(device, count, "one cudaGraphLaunch of a graph captured once, cudaStreamSynchronize", times));
 }
@@ -150,26 +150,19 @@ void run_graph_replay(benchmark::State& state, const BenchmarkContext& context, 
 // the timed region; destroying each executable graph and uploading it to the device are not counted.
 void run_graph_instantiate(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& device,
                            int count) {
-  CudaStream stream;
-  const DeviceBuffer<unsigned long long> counter = zeroed_counter(stream.get());
-  const CudaGraph graph = capture_increments(counter.get(), count, stream.get());
-  time_graph(CudaGraphExec(graph), stream.get());  // warm-up: one-off driver work of a first instantiation
-  IterationTimes times;
-  for (auto _ : state) {
+  const CapturedIncrements captured(count);
+  const cudaStream_t stream = captured.stream.get();
+  time_graph(CudaGraphExec(captured.graph), stream);  // warm-up: one-off driver work of a first instantiation
+  // The executable graph is destroyed after its time is taken, so its destruction is not counted.
+  const IterationTimes times = seconds_of_each_iteration(state, [&] {
     const Clock::time_point start = Clock::now();
-    const CudaGraphExec exec(graph);
-    const double seconds = seconds_since(start);
-    state.SetIterationTime(seconds);
-    times.add(seconds);
-  }
+    const CudaGraphExec exec(captured.graph);
+    return seconds_since(start);
+  });
   report_clocks(state, context, device);
   // An instantiation like the timed ones must also run: replayed once, it adds exactly N more.
-  time_graph(CudaGraphExec(graph), stream.get());
-  const std::string wrong = check_counter(counter, 2ull * count, stream.get());
-  if (!wrong.empty()) {
-    fail_benchmark(state, FailureKind::WrongResult, wrong);
-    return;
-  }
+  time_graph(CudaGraphExec(captured.graph), stream);
+  if (!counter_holds(state, captured.counter, 2ull * count, stream)) return;
   FigureLabel label{"time_per_graph", "us", Better::Lower, device.index, {}};
   label.params["kernels"] = std::to_string(count);
   label.params["timer"] = "host steady_clock around cudaGraphInstantiate (upload and destroy not counted)";
@@ -181,29 +174,24 @@ void run_graph_instantiate(benchmark::State& state, const BenchmarkContext& cont
 // conditions; the iteration time is their sum, so the benchmark's running time stays bounded.
 void run_graph_speedup(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& device,
                        int count) {
-  CudaStream stream;
-  const DeviceBuffer<unsigned long long> counter = zeroed_counter(stream.get());
-  const CudaGraph graph = capture_increments(counter.get(), count, stream.get());
-  const CudaGraphExec exec(graph);
-  time_plain(counter.get(), count, PlainSync::End, stream.get());
-  time_graph(exec, stream.get());
+  const CapturedIncrements captured(count);
+  const cudaStream_t stream = captured.stream.get();
+  const CudaGraphExec exec(captured.graph);
+  time_plain(captured.counter.get(), count, PlainSync::End, stream);
+  time_graph(exec, stream);
   unsigned long long launched = 2ull * count;
   IterationTimes plain_times;
   IterationTimes graph_times;
-  for (auto _ : state) {
-    const double plain = time_plain(counter.get(), count, PlainSync::End, stream.get());
-    const double replay = time_graph(exec, stream.get());
-    state.SetIterationTime(plain + replay);
+  run_timed_iterations(state, [&] {
+    const double plain = time_plain(captured.counter.get(), count, PlainSync::End, stream);
+    const double replay = time_graph(exec, stream);
     plain_times.add(plain);
     graph_times.add(replay);
     launched += 2ull * count;
-  }
+    return plain + replay;
+  });
   report_clocks(state, context, device);
-  const std::string wrong = check_counter(counter, launched, stream.get());
-  if (!wrong.empty()) {
-    fail_benchmark(state, FailureKind::WrongResult, wrong);
-    return;
-  }
+  if (!counter_holds(state, captured.counter, launched, stream)) return;
   const double plain = plain_times.median_seconds();
   const double replay = graph_times.median_seconds();
   FigureLabel label{"speedup", "x", Better::Higher, device.index, {}};
@@ -270,12 +258,8 @@ void run_launch_to_start(benchmark::State& state, const BenchmarkContext& contex
   CudaStream stream;
   std::uint32_t token = 0;  // a new value per launch: a flag left over from the previous launch never matches
   for (int i = 0; i < kFlagWarmups; ++i) time_launch_to_flag(flag, ++token, stream.get());
-  IterationTimes times;
-  for (auto _ : state) {
-    const double seconds = time_launch_to_flag(flag, ++token, stream.get());
-    state.SetIterationTime(seconds);
-    times.add(seconds);
-  }
+  const IterationTimes times =
+      seconds_of_each_iteration(state, [&] { return time_launch_to_flag(flag, ++token, stream.get()); });
   report_clocks(state, context, device);
   FigureLabel label{"latency", "us", Better::Lower, device.index, {}};
   label.params["statistic"] = times.statistic();
@@ -284,36 +268,39 @@ void run_launch_to_start(benchmark::State& state, const BenchmarkContext& contex
   report_figure(state, times.median_seconds() * 1e6, std::nullopt, label);
 }
 
-}  // namespace
+void run_plain_sync_end(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& device,
+                        int count) {
+  run_plain(state, context, device, count, PlainSync::End);
+}
+
+void run_plain_sync_each(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& device,
+                         int count) {
+  run_plain(state, context, device, count, PlainSync::Each);
+}
 
 void register_launch_benchmarks(const BenchmarkContext& context) {
+  using RunWithCount = void (*)(benchmark::State&, const BenchmarkContext&, const BenchmarkDevice&, int);
+  const std::pair<const char*, RunWithCount> with_count[] = {
+      {"plain_sync_end", run_plain_sync_end},   {"plain_sync_each", run_plain_sync_each},
+      {"graph_replay", run_graph_replay},       {"graph_instantiate", run_graph_instantiate},
+      {"graph_speedup", run_graph_speedup},
+  };
   for (int count : kernel_counts(context.suite)) {
-    const std::string n = std::to_string(count);
-    register_per_device(context, "launch/plain_sync_end/" + n,
-                        [&context, count](benchmark::State& state, const BenchmarkDevice& device) {
-                          run_plain(state, context, device, count, PlainSync::End);
-                        });
-    register_per_device(context, "launch/plain_sync_each/" + n,
-                        [&context, count](benchmark::State& state, const BenchmarkDevice& device) {
-                          run_plain(state, context, device, count, PlainSync::Each);
-                        });
-    register_per_device(context, "launch/graph_replay/" + n,
-                        [&context, count](benchmark::State& state, const BenchmarkDevice& device) {
-                          run_graph_replay(state, context, device, count);
-                        });
-    register_per_device(context, "launch/graph_instantiate/" + n,
-                        [&context, count](benchmark::State& state, const BenchmarkDevice& device) {
-                          run_graph_instantiate(state, context, device, count);
-                        });
-    register_per_device(context, "launch/graph_speedup/" + n,
-                        [&context, count](benchmark::State& state, const BenchmarkDevice& device) {
-                          run_graph_speedup(state, context, device, count);
-                        });
+    for (const auto& [variant, run] : with_count) {
+      register_per_device(context, std::string("launch/") + variant + "/" + std::to_string(count),
+                          [&context, run = run, count](benchmark::State& state, const BenchmarkDevice& device) {
+                            run(state, context, device, count);
+                          });
+    }
   }
   register_per_device(context, "launch/launch_to_start",
                       [&context](benchmark::State& state, const BenchmarkDevice& device) {
                         run_launch_to_start(state, context, device);
                       });
 }
+
+}  // namespace
+
+GPUBENCH_FAMILY("launch", register_launch_benchmarks);
 
 }  // namespace gpubench

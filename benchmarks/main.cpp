@@ -15,8 +15,9 @@
 #include "benchmarks/catalogue_json.hpp"
 #include "benchmarks/common/context.hpp"
 #include "benchmarks/common/device_selection.hpp"
-#include "benchmarks/common/families.hpp"
+#include "benchmarks/common/family_registration.hpp"
 #include "benchmarks/common/nvml_library.hpp"
+#include "benchmarks/common/process_resources.hpp"
 
 namespace {
 
@@ -41,13 +42,15 @@ int main(int argc, char** argv) {
   }
   std::vector<RegisterFamily> registrations;
   try {
-    registrations = registrations_for(family_catalogue());
+    registrations = registrations_for(family_catalogue(), self_registered_families());
   } catch (const std::logic_error& error) {
     std::fprintf(stderr, "gpubench-micro: %s\n", error.what());
     return 2;
   }
 
+  ProcessResources resources;  // declared before the context that points to it, so it outlives every benchmark
   BenchmarkContext context;
+  context.resources = &resources;
   const std::string suite = env_or("GPUBENCH_SUITE", "full");
   if (suite != "quick" && suite != "full") {
     std::fprintf(stderr, "gpubench-micro: GPUBENCH_SUITE='%s' must be quick or full\n", suite.c_str());

@@ -13,12 +13,15 @@
 #include "benchmarks/common/device_buffer.hpp"
 #include "benchmarks/common/device_peaks.hpp"
 #include "benchmarks/common/event_timer.hpp"
-#include "benchmarks/common/families.hpp"
+#include "benchmarks/common/family_registration.hpp"
+#include "benchmarks/common/mismatch_counter.hpp"
+#include "benchmarks/common/process_resources.hpp"
 #include "benchmarks/common/registry.hpp"
 #include "benchmarks/common/reporting.hpp"
+#include "benchmarks/common/throughput.hpp"
+#include "benchmarks/common/timed_loop.hpp"
 #include "kernels/random_fill.cuh"
 #include "kernels/stream.cuh"
-#include "kernels/verify.cuh"
 
 namespace gpubench {
 namespace {
@@ -85,10 +88,8 @@ StreamLaunch choose_launch(StreamOp op, const StreamArgs& args, cudaStream_t str
   for (const StreamLaunch& launch : candidates) {
     if (op == StreamOp::Read && static_cast<std::size_t>(launch.grid) * launch.block > args.sink_words) continue;
     for (int trial = 0; trial < 2; ++trial) {
-      timer.start(stream);
-      GPUBENCH_CUDA_CHECK(kernels::launch_stream(op, launch, args, stream));
-      timer.stop(stream);
-      const double seconds = timer.seconds();
+      const double seconds =
+          timer.time(stream, [&] { GPUBENCH_CUDA_CHECK(kernels::launch_stream(op, launch, args, stream)); });
       if (seconds < best_seconds) {
         best_seconds = seconds;
         best = launch;
@@ -101,9 +102,15 @@ StreamLaunch choose_launch(StreamOp op, const StreamArgs& args, cudaStream_t str
 
 // The launch chosen for each device and kernel, once per process: a benchmark's later repetitions time the
 // configuration its first one chose, so that every sample measures what the params name (near-equal candidates
-// would otherwise win by noise). Benchmarks run one at a time, on one thread.
-StreamLaunch launch_of_this_process(int device, StreamOp op, const StreamArgs& args, cudaStream_t stream) {
-  static std::map<std::pair<int, StreamOp>, StreamLaunch> chosen;
+// would otherwise win by noise).
+struct LaunchesOfThisProcess {
+  std::map<std::pair<int, StreamOp>, StreamLaunch> by_device_and_kernel;
+};
+
+StreamLaunch launch_of_this_process(const BenchmarkContext& context, int device, StreamOp op, const StreamArgs& args,
+                                    cudaStream_t stream) {
+  std::map<std::pair<int, StreamOp>, StreamLaunch>& chosen =
+      context.resources->family_state<LaunchesOfThisProcess>().by_device_and_kernel;
   const std::pair<int, StreamOp> key{device, op};
   if (const auto known = chosen.find(key); known != chosen.end()) return known->second;
   return chosen.emplace(key, choose_launch(op, args, stream)).first->second;
@@ -122,42 +129,34 @@ void run_stream(benchmark::State& state, const BenchmarkContext& context, const 
   GPUBENCH_CUDA_CHECK(cudaMemsetAsync(c.get(), 0xFF, c.bytes(), stream.get()));  // NaN poison: unwritten = wrong
   const StreamArgs args{a.get(), b.get(), c.get(), sink.get(), sink.count(), count, 0.4f};
 
-  const StreamLaunch launch = launch_of_this_process(device.index, op, args, stream.get());
+  const StreamLaunch launch = launch_of_this_process(context, device.index, op, args, stream.get());
   GPUBENCH_CUDA_CHECK(kernels::launch_stream(op, launch, args, stream.get()));  // warm-up, as tuning was for the first
   // Poisoned again, so that what is checked afterwards was written by the timed launches.
   GPUBENCH_CUDA_CHECK(cudaMemsetAsync(c.get(), 0xFF, c.bytes(), stream.get()));
   GPUBENCH_CUDA_CHECK(cudaMemsetAsync(sink.get(), 0xFF, sink.bytes(), stream.get()));
   EventTimer timer;
-  double timed_seconds = 0;
-  for (auto _ : state) {
-    timer.start(stream.get());
-    GPUBENCH_CUDA_CHECK(kernels::launch_stream(op, launch, args, stream.get()));
-    timer.stop(stream.get());
-    const double seconds = timer.seconds();
-    state.SetIterationTime(seconds);
-    timed_seconds += seconds;
-  }
+  const double timed_seconds = total_seconds_of_iterations(state, [&] {
+    return timer.time(stream.get(), [&] { GPUBENCH_CUDA_CHECK(kernels::launch_stream(op, launch, args, stream.get())); });
+  });
   report_clocks(state, context, device);
 
-  DeviceBuffer<unsigned long long> mismatches(1);
-  GPUBENCH_CUDA_CHECK(cudaMemsetAsync(mismatches.get(), 0, sizeof(unsigned long long), stream.get()));
   const std::size_t sink_used = static_cast<std::size_t>(launch.grid) * launch.block;
-  GPUBENCH_CUDA_CHECK(kernels::count_stream_mismatches(op, args, sink_used, mismatches.get(), stream.get()));
-  unsigned long long wrong = 0;
-  GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(&wrong, mismatches.get(), sizeof(wrong), cudaMemcpyDeviceToHost, stream.get()));
-  stream.synchronize();
+  const unsigned long long wrong = MismatchCounter().count(stream.get(), [&](unsigned long long* counter) {
+    GPUBENCH_CUDA_CHECK(kernels::count_stream_mismatches(op, args, sink_used, counter, stream.get()));
+  });
   if (wrong != 0) {
     fail_benchmark(state, FailureKind::WrongResult, std::string("verification failed: ") + std::to_string(wrong) + " wrong output elements of " +
                               std::to_string(count) + " after " + kernels::stream_op_name(op));
     return;
   }
 
-  const double bytes = static_cast<double>(kernels::stream_bytes_moved(op, count)) * state.iterations();
   FigureLabel label{"bandwidth", "GB/s", Better::Higher, device.index, {}};
   label.params["array_bytes"] = std::to_string(kArrayBytes);
   label.params["bytes_per_launch"] = std::to_string(kernels::stream_bytes_moved(op, count));
   label.params["launch"] = describe(launch);
-  report_figure(state, bytes / timed_seconds / 1e9, memory_peak_gbps(device.index), label);
+  const double gbps =
+      gigabytes_per_second(static_cast<double>(kernels::stream_bytes_moved(op, count)), state.iterations(), timed_seconds);
+  report_figure(state, gbps, memory_peak_gbps(device.index), label);
 }
 
 // cudaMemcpy device-to-device, counted as bytes read plus bytes written (as the STREAM copy is).
@@ -169,23 +168,16 @@ void run_memcpy_d2d(benchmark::State& state, const BenchmarkContext& context, co
   GPUBENCH_CUDA_CHECK(cudaMemsetAsync(destination.get(), 0, kArrayBytes, stream.get()));
   GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(destination.get(), source.get(), kArrayBytes, cudaMemcpyDeviceToDevice, stream.get()));
   EventTimer timer;
-  double timed_seconds = 0;
-  for (auto _ : state) {
-    timer.start(stream.get());
-    GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(destination.get(), source.get(), kArrayBytes, cudaMemcpyDeviceToDevice, stream.get()));
-    timer.stop(stream.get());
-    const double seconds = timer.seconds();
-    state.SetIterationTime(seconds);
-    timed_seconds += seconds;
-  }
+  const double timed_seconds = total_seconds_of_iterations(state, [&] {
+    return timer.time(stream.get(), [&] {
+      GPUBENCH_CUDA_CHECK(
+          cudaMemcpyAsync(destination.get(), source.get(), kArrayBytes, cudaMemcpyDeviceToDevice, stream.get()));
+    });
+  });
   report_clocks(state, context, device);
 
-  DeviceBuffer<unsigned long long> mismatches(1);
-  GPUBENCH_CUDA_CHECK(cudaMemsetAsync(mismatches.get(), 0, sizeof(unsigned long long), stream.get()));
-  GPUBENCH_CUDA_CHECK(kernels::count_byte_mismatches(destination.get(), source.get(), kArrayBytes, mismatches.get(), stream.get()));
-  unsigned long long wrong = 0;
-  GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(&wrong, mismatches.get(), sizeof(wrong), cudaMemcpyDeviceToHost, stream.get()));
-  stream.synchronize();
+  const unsigned long long wrong =
+      MismatchCounter().differing_words(destination.get(), source.get(), kArrayBytes, stream.get());
   if (wrong != 0) {
     fail_benchmark(state, FailureKind::WrongResult, "verification failed: " + std::to_string(wrong) + " differing 8-byte words after cudaMemcpy");
     return;
@@ -193,10 +185,9 @@ void run_memcpy_d2d(benchmark::State& state, const BenchmarkContext& context, co
   FigureLabel label{"bandwidth", "GB/s", Better::Higher, device.index, {}};
   label.params["array_bytes"] = std::to_string(kArrayBytes);
   label.params["bytes_per_copy"] = std::to_string(2 * kArrayBytes);
-  report_figure(state, 2.0 * kArrayBytes * state.iterations() / timed_seconds / 1e9, memory_peak_gbps(device.index), label);
+  report_figure(state, gigabytes_per_second(2.0 * kArrayBytes, state.iterations(), timed_seconds),
+                memory_peak_gbps(device.index), label);
 }
-
-}  // namespace
 
 void register_memory_benchmarks(const BenchmarkContext& context) {
   for (StreamOp op : {StreamOp::Read, StreamOp::Write, StreamOp::Copy, StreamOp::Scale, StreamOp::Add, StreamOp::Triad}) {
@@ -210,5 +201,9 @@ void register_memory_benchmarks(const BenchmarkContext& context) {
                         run_memcpy_d2d(state, context, device);
                       });
 }
+
+}  // namespace
+
+GPUBENCH_FAMILY("memory", register_memory_benchmarks);
 
 }  // namespace gpubench

@@ -5,8 +5,6 @@
 // The algorithm and protocol are NCCL_ALGO / NCCL_PROTO as found at registration (the harness runs one process
 // per combination); each benchmark records the combination NCCL reports it used. gpubench-mpi runs the same
 // sweep with one process per GPU (harness/mpi/, measuring with benchmarks/nccl_mpi/).
-#include <algorithm>
-#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -16,7 +14,8 @@
 #include "benchmarks/common/copy_gate.hpp"
 #include "benchmarks/common/benchmark_failure.hpp"
 #include "benchmarks/common/cuda_check.hpp"
-#include "benchmarks/common/families.hpp"
+#include "benchmarks/common/family_registration.hpp"
+#include "benchmarks/common/gated_rounds.hpp"
 #include "benchmarks/common/registry.hpp"
 #include "benchmarks/common/reporting.hpp"
 #include "benchmarks/nccl/allreduce_sweep.hpp"
@@ -83,31 +82,6 @@ std::vector<int> device_indices(const std::vector<BenchmarkDevice>& devices) {
   return indices;
 }
 
-// The figure belongs to all GPUs together: it reports the lowest SM clock among them and every clock-event
-// reason any of them had, so that one throttled GPU marks the measurement.
-void report_clocks_of_all(benchmark::State& state, const BenchmarkContext& context,
-                          const std::vector<BenchmarkDevice>& devices) {
-  std::optional<double> lowest_clock;
-  std::uint64_t reasons = 0;
-  bool any_reasons = false;
-  for (const BenchmarkDevice& device : devices) {
-    state.counters.erase("sm_clock_mhz");
-    state.counters.erase("clock_event_reasons");
-    report_clocks(state, context, device);
-    if (const auto it = state.counters.find("sm_clock_mhz"); it != state.counters.end()) {
-      lowest_clock = std::min(lowest_clock.value_or(it->second.value), static_cast<double>(it->second.value));
-    }
-    if (const auto it = state.counters.find("clock_event_reasons"); it != state.counters.end()) {
-      reasons |= static_cast<std::uint64_t>(it->second.value);
-      any_reasons = true;
-    }
-  }
-  state.counters.erase("sm_clock_mhz");
-  state.counters.erase("clock_event_reasons");
-  if (lowest_clock) state.counters["sm_clock_mhz"] = *lowest_clock;
-  if (any_reasons) state.counters["clock_event_reasons"] = static_cast<double>(reasons);
-}
-
 void run_allreduce(benchmark::State& state, const BenchmarkContext& context, NcclSession& session,
                    const NcclCombination& forced, const std::vector<BenchmarkDevice>& devices, std::size_t bytes,
                    Placement placement) {
@@ -142,16 +116,14 @@ void run_allreduce(benchmark::State& state, const BenchmarkContext& context, Ncc
     const std::optional<NcclCombination> used = allreduce_choice_from_debug_text(session.debug_log().take_new_text(), bytes);
 
     const int calls = calls_per_sample(bytes, communicators->world_size(), placement);
-    double timed_seconds = 0;
-    for (auto _ : state) {  // one iteration: one sample of `calls` calls
-      if (placement == Placement::InPlace) bench.refresh_inputs();
-      bench.enqueue_timed(gate, calls);
-      gate.open();
-      const std::vector<double> seconds = bench.elapsed_seconds();
-      const double slowest = *std::max_element(seconds.begin(), seconds.end());
-      state.SetIterationTime(slowest);
-      timed_seconds += slowest;
-    }
+    const GatedRounds samples(  // a round: one sample of `calls` calls, a lane per GPU
+        gate,
+        [&] {
+          if (placement == Placement::InPlace) bench.refresh_inputs();
+          bench.enqueue_timed(gate, calls);
+        },
+        [&] { return bench.elapsed_seconds(); });
+    const double timed_seconds = samples.time(state).round_seconds;
     session.debug_log().skip_new_text();
     if (gate.timed_out()) {
       throw BenchmarkFailure(FailureKind::GateTimeout, "a timing gate gave up waiting, so the calls started before the clock: NCCL waited for "
@@ -182,8 +154,6 @@ void run_allreduce(benchmark::State& state, const BenchmarkContext& context, Ncc
   }
 }
 
-}  // namespace
-
 void register_nccl_benchmarks(const BenchmarkContext& context) {
   const NcclCombination forced = forced_combination_from_environment();
   const auto session = std::make_shared<NcclSession>();
@@ -198,5 +168,9 @@ void register_nccl_benchmarks(const BenchmarkContext& context) {
     }
   }
 }
+
+}  // namespace
+
+GPUBENCH_FAMILY("nccl", register_nccl_benchmarks);
 
 }  // namespace gpubench

@@ -1,6 +1,7 @@
 // GPU-to-GPU transfers for every ordered pair of GPUs A-B (data moves from A to B): copy engines one way
 // (cudaMemcpyPeerAsync) and both ways at once, SM stores into B's memory and SM loads from A's, a copy staged
-// through pinned host memory for contrast, and the latency of one remote load, by pointer chase.
+// through pinned host memory for contrast, and the latency of one remote load, by pointer chase. Every variant
+// but the staged copy runs with peer access enabled for its whole scope (run_with_peer_access, at registration).
 //
 // Bandwidth: each round's work waits behind a gate (kernels/gate.cuh) on every GPU taking part, all released
 // by one host flag, so the time the host takes to enqueue is never timed and both directions of a
@@ -12,33 +13,39 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <numeric>
 #include <optional>
 #include <random>
-#include <sstream>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "benchmarks/common/copy_gate.hpp"
-#include "benchmarks/common/benchmark_failure.hpp"
 #include "benchmarks/common/cuda_check.hpp"
 #include "benchmarks/common/cuda_event.hpp"
 #include "benchmarks/common/device_buffer.hpp"
 #include "benchmarks/common/event_timer.hpp"
-#include "benchmarks/common/families.hpp"
+#include "benchmarks/common/family_registration.hpp"
+#include "benchmarks/common/gated_lane.hpp"
+#include "benchmarks/common/gated_rounds.hpp"
 #include "benchmarks/common/host_affinity.hpp"
+#include "benchmarks/common/l2_eviction.hpp"
+#include "benchmarks/common/mismatch_counter.hpp"
 #include "benchmarks/common/pcie_link.hpp"
+#include "benchmarks/common/peer_access.hpp"
 #include "benchmarks/common/pinned_host_pool.hpp"
+#include "benchmarks/common/process_resources.hpp"
 #include "benchmarks/common/registry.hpp"
 #include "benchmarks/common/reporting.hpp"
+#include "benchmarks/common/significant_digits.hpp"
+#include "benchmarks/common/throughput.hpp"
+#include "benchmarks/common/timed_loop.hpp"
 #include "benchmarks/common/topology.hpp"
 #include "benchmarks/common/transfer_sizes.hpp"
 #include "kernels/latency.cuh"
 #include "kernels/p2p_copy.cuh"
 #include "kernels/random_fill.cuh"
-#include "kernels/verify.cuh"
 
 namespace gpubench {
 namespace {
@@ -55,87 +62,13 @@ std::vector<std::size_t> transfer_sizes(Suite suite) {
   return {64 * kKiB, kMiB, 16 * kMiB, 256 * kMiB, kGiB};
 }
 
-std::string format_number(double value) {
-  std::ostringstream out;
-  out.precision(4);
-  out << value;
-  return out.str();
-}
-
 std::string gpu_name(int index) { return "gpu" + std::to_string(index); }
-
-// Makes `device` current and returns it, so that a member initialiser can choose the GPU that the members
-// after it are created on.
-int make_current(int device) {
-  GPUBENCH_CUDA_CHECK(cudaSetDevice(device));
-  return device;
-}
 
 template <class T>
 DeviceBuffer<T> allocate_on(int device, std::size_t count) {
   GPUBENCH_CUDA_CHECK(cudaSetDevice(device));
   return DeviceBuffer<T>(count);
 }
-
-// True when each of the two GPUs may map the other's memory.
-bool peer_access_possible(int a, int b) {
-  int a_to_b = 0;
-  int b_to_a = 0;
-  GPUBENCH_CUDA_CHECK(cudaDeviceCanAccessPeer(&a_to_b, a, b));
-  GPUBENCH_CUDA_CHECK(cudaDeviceCanAccessPeer(&b_to_a, b, a));
-  return a_to_b != 0 && b_to_a != 0;
-}
-
-// Peer access between two GPUs, both ways, for a scope: enabled where cudaDeviceCanAccessPeer allows it, and
-// disabled again at the end of the scope where this scope was the one that enabled it.
-class PeerAccess {
- public:
-  PeerAccess(int a, int b) : a_(a), b_(b) {
-    if (!peer_access_possible(a, b)) {
-      why_not_ = "peer access between " + gpu_name(a) + " and " + gpu_name(b) +
-                 " is not possible (cudaDeviceCanAccessPeer says no for at least one direction)";
-      return;
-    }
-    enabled_from_a_ = enable(a, b);
-    try {
-      enabled_from_b_ = enable(b, a);
-    } catch (...) {
-      disable();
-      throw;
-    }
-  }
-  ~PeerAccess() { disable(); }
-  PeerAccess(const PeerAccess&) = delete;
-  PeerAccess& operator=(const PeerAccess&) = delete;
-
-  bool enabled() const { return why_not_.empty(); }
-  const std::string& why_not() const { return why_not_; }
-
- private:
-  // True when this call enabled access; false when it already was enabled.
-  static bool enable(int device, int peer) {
-    GPUBENCH_CUDA_CHECK(cudaSetDevice(device));
-    const cudaError_t status = cudaDeviceEnablePeerAccess(peer, 0);
-    if (status == cudaErrorPeerAccessAlreadyEnabled) {
-      cudaGetLastError();  // not sticky, but the next kernel launch's check would report it
-      return false;
-    }
-    GPUBENCH_CUDA_CHECK(status);
-    return true;
-  }
-  void disable() {
-    if (enabled_from_a_ && cudaSetDevice(a_) == cudaSuccess) cudaDeviceDisablePeerAccess(b_);
-    if (enabled_from_b_ && cudaSetDevice(b_) == cudaSuccess) cudaDeviceDisablePeerAccess(a_);
-    enabled_from_a_ = enabled_from_b_ = false;
-    cudaGetLastError();  // a failure here has nothing left to spoil; leave no error for the next check
-  }
-
-  int a_;
-  int b_;
-  std::string why_not_;
-  bool enabled_from_a_ = false;
-  bool enabled_from_b_ = false;
-};
 
 // How A and B are connected, as NVML names it (NV18, PIX, SYS, ...) where NVML can tell, else CUDA's P2P
 // performance rank; and whether peer access was enabled for the measurement.
@@ -174,8 +107,7 @@ class Transfer {
         seed_(seed),
         source_(allocate_on<unsigned char>(from, bytes)),
         destination_(allocate_on<unsigned char>(to, bytes)),
-        expected_(allocate_on<unsigned char>(to, bytes)),
-        mismatches_(allocate_on<unsigned long long>(to, 1)) {
+        expected_(allocate_on<unsigned char>(to, bytes)) {
     GPUBENCH_CUDA_CHECK(cudaSetDevice(from));
     GPUBENCH_CUDA_CHECK(kernels::fill_random_bytes(source_.get(), bytes, seed, nullptr));
     GPUBENCH_CUDA_CHECK(cudaDeviceSynchronize());
@@ -201,11 +133,7 @@ class Transfer {
   // receiving GPU. Call with no copy in flight.
   unsigned long long count_mismatches() const {
     GPUBENCH_CUDA_CHECK(cudaSetDevice(to_));
-    GPUBENCH_CUDA_CHECK(cudaMemset(mismatches_.get(), 0, sizeof(unsigned long long)));
-    GPUBENCH_CUDA_CHECK(kernels::count_byte_mismatches(destination_.get(), expected_.get(), bytes(), mismatches_.get(), nullptr));
-    unsigned long long wrong = 0;
-    GPUBENCH_CUDA_CHECK(cudaMemcpy(&wrong, mismatches_.get(), sizeof wrong, cudaMemcpyDeviceToHost));
-    return wrong;
+    return mismatches_.differing_words(destination_.get(), expected_.get(), bytes(), nullptr);
   }
 
   std::string mismatch_reason(unsigned long long wrong, const std::string& how) const {
@@ -220,64 +148,23 @@ class Transfer {
   DeviceBuffer<unsigned char> source_;
   DeviceBuffer<unsigned char> destination_;
   DeviceBuffer<unsigned char> expected_;
-  DeviceBuffer<unsigned long long> mismatches_;
+  MismatchCounter mismatches_;  // on the receiving GPU, which expected_'s allocation left current
 };
 
-// A stream on one GPU whose work, each round, waits behind the gate; timed from the gate's release to the
-// end of what was enqueued between begin() and end().
-class Lane {
- public:
-  explicit Lane(int device) : device_(make_current(device)) {}
-  Lane(const Lane&) = delete;
-  Lane& operator=(const Lane&) = delete;
+// Puts `batch` copies, each enqueued by `copy`, behind the gate on `lane`.
+void enqueue_batch(CopyGate& gate, GatedLane& lane, std::size_t batch, const std::function<void()>& copy) {
+  lane.begin(gate);
+  for (std::size_t i = 0; i < batch; ++i) copy();
+  lane.end();
+}
 
-  cudaStream_t stream() const { return stream_.get(); }
-
-  // Closes the gate on this lane's stream and leaves its GPU current for the work enqueued next.
-  void begin(CopyGate& gate) {
-    GPUBENCH_CUDA_CHECK(cudaSetDevice(device_));
-    gate.close(stream_.get());
-    released_.record(stream_.get());
-  }
-  void end() { done_.record(stream_.get()); }
-  // Waits for the round and returns this lane's seconds.
-  double seconds() const { return done_.seconds_since(released_); }
-
- private:
-  int device_;
-  CudaStream stream_;
-  CudaEvent released_;
-  CudaEvent done_;
-};
-
-struct RoundTimes {
-  std::vector<double> lane_seconds;  // per lane, summed over the timed rounds
-  double round_seconds = 0;          // summed over the timed rounds; a round lasts until its slowest lane is done
-};
-
-// One untimed warm-up round, then `poison` (so what is verified afterwards was written by timed rounds),
-// then one round per iteration. `enqueue` puts a round behind the gate on every lane; this opens the gate.
-RoundTimes time_rounds(benchmark::State& state, CopyGate& gate, const std::vector<const Lane*>& lanes,
-                       const std::function<void()>& enqueue, const std::function<void()>& poison) {
-  const auto round = [&] {
-    enqueue();
-    gate.open();
-    std::vector<double> seconds;
-    for (const Lane* lane : lanes) seconds.push_back(lane->seconds());
-    return seconds;
-  };
-  round();
-  poison();
-  RoundTimes times;
-  times.lane_seconds.assign(lanes.size(), 0.0);
-  for (auto _ : state) {
-    const std::vector<double> seconds = round();
-    const double longest = *std::max_element(seconds.begin(), seconds.end());
-    state.SetIterationTime(longest);
-    for (std::size_t i = 0; i < seconds.size(); ++i) times.lane_seconds[i] += seconds[i];
-    times.round_seconds += longest;
-  }
-  return times;
+// One untimed warm-up round, then the destinations poisoned again (so what is verified afterwards was written
+// by timed rounds), then one round per iteration.
+RoundTimes time_after_warm_up(benchmark::State& state, const GatedRounds& rounds,
+                              std::initializer_list<Transfer*> transfers) {
+  rounds.run();
+  for (Transfer* transfer : transfers) transfer->poison();
+  return rounds.time(state);
 }
 
 FigureLabel bandwidth_label(const BenchmarkContext& context, const BenchmarkDevice& from, const BenchmarkDevice& to,
@@ -290,51 +177,47 @@ FigureLabel bandwidth_label(const BenchmarkContext& context, const BenchmarkDevi
   return label;
 }
 
-// Nothing when the gate opened in time and every destination holds what its source held; otherwise the failure.
-std::optional<BenchmarkFailure> verification_problem(const CopyGate& gate, std::initializer_list<const Transfer*> transfers,
-                                                     const std::string& how) {
+// True when the gate opened in time and every destination holds what its source held; otherwise fails the
+// benchmark with the reason.
+bool verified(benchmark::State& state, const CopyGate& gate, std::initializer_list<const Transfer*> transfers,
+              const std::string& how) {
   if (gate.timed_out()) {
-    return BenchmarkFailure(FailureKind::GateTimeout, "the copy gate timed out before the host opened it; the timing is void");
+    fail_benchmark(state, gate_timeout_failure());
+    return false;
   }
   for (const Transfer* transfer : transfers) {
     if (const unsigned long long wrong = transfer->count_mismatches(); wrong != 0) {
-      return BenchmarkFailure(FailureKind::WrongResult, transfer->mismatch_reason(wrong, how));
+      fail_benchmark(state, FailureKind::WrongResult, transfer->mismatch_reason(wrong, how));
+      return false;
     }
   }
-  return std::nullopt;
+  return true;
+}
+
+// Rounds of `batch` copies of `transfer`, each enqueued by `copy`, on one lane (time_after_warm_up says which).
+RoundTimes time_one_lane(benchmark::State& state, CopyGate& gate, GatedLane& lane, Transfer& transfer, std::size_t batch,
+                         const std::function<void()>& copy) {
+  const GatedRounds rounds(gate, [&] { enqueue_batch(gate, lane, batch, copy); }, [&] { return seconds_of({&lane}); });
+  return time_after_warm_up(state, rounds, {&transfer});
 }
 
 // Copy engine, one way: cudaMemcpyPeerAsync on a stream of A, so A's copy engine pushes into B's memory.
 void run_ce_unidir(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& from,
                    const BenchmarkDevice& to, std::size_t bytes) {
-  PeerAccess access(from.index, to.index);
-  if (!access.enabled()) {
-    skip_benchmark(state, access.why_not());
-    return;
-  }
   Transfer transfer(from.index, to.index, bytes, 11);
-  Lane lane(from.index);
+  GatedLane lane(from.index);
   CopyGate gate;  // declared last, so it is opened before anything waiting behind it is freed
   const std::size_t batch = copies_per_iteration(bytes);
-  const RoundTimes times = time_rounds(
-      state, gate, {&lane},
-      [&] {
-        lane.begin(gate);
-        for (std::size_t i = 0; i < batch; ++i) {
-          GPUBENCH_CUDA_CHECK(cudaMemcpyPeerAsync(transfer.destination(), to.index, transfer.source(), from.index, bytes,
-                                                  lane.stream()));
-        }
-        lane.end();
-      },
-      [&] { transfer.poison(); });
+  const RoundTimes times = time_one_lane(state, gate, lane, transfer, batch, [&] {
+    GPUBENCH_CUDA_CHECK(
+        cudaMemcpyPeerAsync(transfer.destination(), to.index, transfer.source(), from.index, bytes, lane.stream()));
+  });
   report_clocks(state, context, from);
-  if (const auto problem = verification_problem(gate, {&transfer}, "cudaMemcpyPeerAsync"); problem) {
-    fail_benchmark(state, problem->kind(), problem->what());
-    return;
-  }
+  if (!verified(state, gate, {&transfer}, "cudaMemcpyPeerAsync")) return;
   FigureLabel label = bandwidth_label(context, from, to, bytes, batch, true);
   label.params["copy_engine"] = gpu_name(from.index) + " (pushes into " + gpu_name(to.index) + ")";
-  report_figure(state, static_cast<double>(bytes) * batch * state.iterations() / times.round_seconds / 1e9, std::nullopt, label);
+  report_figure(state, gigabytes_per_second(static_cast<double>(bytes) * batch, state.iterations(), times.round_seconds),
+                std::nullopt, label);
 }
 
 // Copy engines, both ways at once: A->B on a stream of A and B->A on a stream of B (each GPU's copy engine
@@ -342,52 +225,38 @@ void run_ce_unidir(benchmark::State& state, const BenchmarkContext& context, con
 // directions over the time until both were done; each direction's own rate is in params.
 void run_ce_bidir(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& from,
                   const BenchmarkDevice& to, std::size_t bytes) {
-  PeerAccess access(from.index, to.index);
-  if (!access.enabled()) {
-    skip_benchmark(state, access.why_not());
-    return;
-  }
   Transfer forward(from.index, to.index, bytes, 21);
   Transfer reverse(to.index, from.index, bytes, 22);
-  Lane forward_lane(from.index);
-  Lane reverse_lane(to.index);
+  GatedLane forward_lane(from.index);
+  GatedLane reverse_lane(to.index);
   CopyGate gate;  // declared last, so it is opened before anything waiting behind it is freed
   const std::size_t batch = copies_per_iteration(bytes);
-  const auto enqueue = [&](Lane& lane, const Transfer& transfer) {
-    lane.begin(gate);
-    for (std::size_t i = 0; i < batch; ++i) {
+  const auto enqueue = [&](GatedLane& lane, const Transfer& transfer) {
+    enqueue_batch(gate, lane, batch, [&] {
       GPUBENCH_CUDA_CHECK(cudaMemcpyPeerAsync(transfer.destination(), transfer.to(), transfer.source(), transfer.from(),
                                               bytes, lane.stream()));
-    }
-    lane.end();
+    });
   };
-  const RoundTimes times = time_rounds(
-      state, gate, {&forward_lane, &reverse_lane},
+  const GatedRounds rounds(
+      gate,
       [&] {
         enqueue(forward_lane, forward);
         enqueue(reverse_lane, reverse);
       },
-      [&] {
-        forward.poison();
-        reverse.poison();
-      });
+      [&] { return seconds_of({&forward_lane, &reverse_lane}); });
+  const RoundTimes times = time_after_warm_up(state, rounds, {&forward, &reverse});
   report_clocks(state, context, from);
-  if (const auto problem =
-          verification_problem(gate, {&forward, &reverse}, "cudaMemcpyPeerAsync while copying both ways at once");
-      problem) {
-    fail_benchmark(state, problem->kind(), problem->what());
-    return;
-  }
-  const double moved = static_cast<double>(bytes) * batch * state.iterations();  // per direction
-  const double forward_gbps = moved / times.lane_seconds[0] / 1e9;
-  const double reverse_gbps = moved / times.lane_seconds[1] / 1e9;
+  if (!verified(state, gate, {&forward, &reverse}, "cudaMemcpyPeerAsync while copying both ways at once")) return;
+  const double moved = static_cast<double>(bytes) * batch;  // in an iteration, each way
+  const double forward_gbps = gigabytes_per_second(moved, state.iterations(), times.lane_seconds[0]);
+  const double reverse_gbps = gigabytes_per_second(moved, state.iterations(), times.lane_seconds[1]);
   FigureLabel label = bandwidth_label(context, from, to, bytes, batch, true);
   label.params["copy_engine"] = "each GPU pushes its own data";
-  label.params["forward_gbps"] = format_number(forward_gbps);  // A->B, timed on A
-  label.params["reverse_gbps"] = format_number(reverse_gbps);  // B->A, timed on B
-  label.params["sum_of_directions_gbps"] = format_number(forward_gbps + reverse_gbps);
+  label.params["forward_gbps"] = significant_digits(forward_gbps, 4);  // A->B, timed on A
+  label.params["reverse_gbps"] = significant_digits(reverse_gbps, 4);  // B->A, timed on B
+  label.params["sum_of_directions_gbps"] = significant_digits(forward_gbps + reverse_gbps, 4);
   label.params["figure_basis"] = "bytes both ways over the time until both directions were done";
-  report_figure(state, 2 * moved / times.round_seconds / 1e9, std::nullopt, label);
+  report_figure(state, gigabytes_per_second(2 * moved, state.iterations(), times.round_seconds), std::nullopt, label);
 }
 
 enum class SmSide { Write, Read };
@@ -395,39 +264,25 @@ enum class SmSide { Write, Read };
 // SM copy kernel: on A storing into B's memory (Write), or on B loading from A's memory (Read).
 void run_sm_copy(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& from,
                  const BenchmarkDevice& to, std::size_t bytes, SmSide side) {
-  PeerAccess access(from.index, to.index);
-  if (!access.enabled()) {
-    skip_benchmark(state, access.why_not());
-    return;
-  }
   const int runner = side == SmSide::Write ? from.index : to.index;
   Transfer transfer(from.index, to.index, bytes, side == SmSide::Write ? 31 : 41);
-  Lane lane(runner);
+  GatedLane lane(runner);
   kernels::PeerCopyLaunch launch;
-  GPUBENCH_CUDA_CHECK(kernels::peer_copy_launch_for_current_device(&launch));  // Lane left `runner` current
+  GPUBENCH_CUDA_CHECK(kernels::peer_copy_launch_for_current_device(&launch));  // the lane left `runner` current
   CopyGate gate;  // declared last, so it is opened before anything waiting behind it is freed
   const std::size_t batch = copies_per_iteration(bytes);
-  const RoundTimes times = time_rounds(
-      state, gate, {&lane},
-      [&] {
-        lane.begin(gate);
-        for (std::size_t i = 0; i < batch; ++i) {
-          GPUBENCH_CUDA_CHECK(kernels::launch_peer_copy(transfer.destination(), transfer.source(), bytes, launch, lane.stream()));
-        }
-        lane.end();
-      },
-      [&] { transfer.poison(); });
+  const RoundTimes times = time_one_lane(state, gate, lane, transfer, batch, [&] {
+    GPUBENCH_CUDA_CHECK(kernels::launch_peer_copy(transfer.destination(), transfer.source(), bytes, launch, lane.stream()));
+  });
   report_clocks(state, context, from);
   const std::string how = side == SmSide::Write ? "SM stores on " + gpu_name(from.index) : "SM loads on " + gpu_name(to.index);
-  if (const auto problem = verification_problem(gate, {&transfer}, how); problem) {
-    fail_benchmark(state, problem->kind(), problem->what());
-    return;
-  }
+  if (!verified(state, gate, {&transfer}, how)) return;
   FigureLabel label = bandwidth_label(context, from, to, bytes, batch, true);
   label.params["kernel_on"] = side == SmSide::Write ? gpu_name(from.index) + " (16-byte stores into " + gpu_name(to.index) + ")"
                                                     : gpu_name(to.index) + " (16-byte loads from " + gpu_name(from.index) + ")";
   label.params["launch"] = "grid" + std::to_string(launch.grid) + "xblock" + std::to_string(launch.block);
-  report_figure(state, static_cast<double>(bytes) * batch * state.iterations() / times.round_seconds / 1e9, std::nullopt, label);
+  report_figure(state, gigabytes_per_second(static_cast<double>(bytes) * batch, state.iterations(), times.round_seconds),
+                std::nullopt, label);
 }
 
 // Without P2P, through pinned host memory: D2H on a stream of A, H2D on a stream of B, in kStageChunk chunks;
@@ -443,9 +298,10 @@ void run_staged_host(benchmark::State& state, const BenchmarkContext& context, c
   Transfer transfer(from.index, to.index, bytes, 51);
   const GpuLocality locality = gpu_locality(from.index);
   // Portable, so both GPUs may use it; from the pool, as pinning it anew for each run is slow.
-  const HostBufferLease staging = lease_host_buffer(bytes * batch, HostMemory::Pinned, locality.numa_node);
-  Lane d2h(from.index);
-  Lane h2d(to.index);
+  const HostBufferLease staging =
+      lease_host_buffer(context.resources->pinned_host_pool(), bytes * batch, HostMemory::Pinned, locality.numa_node);
+  GatedLane d2h(from.index);
+  GatedLane h2d(to.index);
   GPUBENCH_CUDA_CHECK(cudaSetDevice(from.index));
   std::vector<CudaEvent> staged;  // per chunk of each copy of a round: the chunk has reached host memory
   staged.reserve(batch * chunks);
@@ -455,8 +311,8 @@ void run_staged_host(benchmark::State& state, const BenchmarkContext& context, c
     *offset = (i % chunks) * chunk;
     return std::min(chunk, bytes - *offset);
   };
-  const RoundTimes times = time_rounds(
-      state, gate, {&d2h, &h2d},
+  const GatedRounds rounds(
+      gate,
       [&] {
         d2h.begin(gate);
         for (std::size_t i = 0; i < batch * chunks; ++i) {
@@ -477,15 +333,12 @@ void run_staged_host(benchmark::State& state, const BenchmarkContext& context, c
         }
         h2d.end();
       },
-      [&] { transfer.poison(); });
+      [&] { return seconds_of({&d2h, &h2d}); });
+  const RoundTimes times = time_after_warm_up(state, rounds, {&transfer});
   const PcieLinkState from_link = read_pcie_link(context.nvml, from.nvml);  // while the links are still up to speed
   const PcieLinkState to_link = read_pcie_link(context.nvml, to.nvml);
   report_clocks(state, context, from);
-  if (const auto problem = verification_problem(gate, {&transfer}, "D2H then H2D through pinned host memory");
-      problem) {
-    fail_benchmark(state, problem->kind(), problem->what());
-    return;
-  }
+  if (!verified(state, gate, {&transfer}, "D2H then H2D through pinned host memory")) return;
   FigureLabel label = bandwidth_label(context, from, to, bytes, batch, false);
   label.params["p2p_possible"] = p2p_possible ? "true" : "false";
   label.params["chunk_bytes"] = std::to_string(chunk);
@@ -499,7 +352,8 @@ void run_staged_host(benchmark::State& state, const BenchmarkContext& context, c
     peak = std::min(*from_peak, *to_peak);
     label.params["peak_basis"] = "the slower of the two GPUs' PCIe links, one direction";
   }
-  report_figure(state, static_cast<double>(bytes) * batch * state.iterations() / times.round_seconds / 1e9, peak, label);
+  report_figure(state, gigabytes_per_second(static_cast<double>(bytes) * batch, state.iterations(), times.round_seconds),
+                peak, label);
 }
 
 // The ring of the latency benchmark in one GPU's memory, linked in `order` (a permutation of the nodes).
@@ -520,27 +374,6 @@ class Ring {
   std::uint64_t start_;
 };
 
-// Evicts a GPU's L2 by writing a scratch buffer twice its size (as nvbench does before a cold measurement).
-class L2Eviction {
- public:
-  explicit L2Eviction(int device) : device_(device), scratch_(allocate_on<unsigned char>(device, 2 * l2_bytes(device))) {}
-  void run() {
-    GPUBENCH_CUDA_CHECK(cudaSetDevice(device_));
-    GPUBENCH_CUDA_CHECK(cudaMemset(scratch_.get(), ++pattern_, scratch_.bytes()));
-    GPUBENCH_CUDA_CHECK(cudaDeviceSynchronize());
-  }
-
- private:
-  static std::size_t l2_bytes(int device) {
-    int bytes = 0;
-    GPUBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, device));
-    return std::max<std::size_t>(static_cast<std::size_t>(bytes), kMiB);
-  }
-  int device_;
-  DeviceBuffer<unsigned char> scratch_;
-  unsigned char pattern_ = 0;
-};
-
 // Remote-load latency: one thread on A follows a randomly ordered ring of 65536 nodes, 4 KiB apart in 256 MiB
 // of B's memory. A lap loads each node once, from cold caches: L1 is bypassed and both GPUs' L2 is evicted
 // before each lap, so every load goes over the link to B's DRAM (a lap touches only 65536 lines, 8 MiB, which
@@ -549,11 +382,6 @@ class L2Eviction {
 // chasing the same ring in its own memory) has the same layout, so the difference is what the link adds.
 void run_latency(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& from,
                  const BenchmarkDevice& to) {
-  PeerAccess access(from.index, to.index);
-  if (!access.enabled()) {
-    skip_benchmark(state, access.why_not());
-    return;
-  }
   const std::size_t nodes = kRingBytes / kNodeStride;
   std::vector<std::uint32_t> order(nodes);
   std::iota(order.begin(), order.end(), 0u);
@@ -568,10 +396,9 @@ void run_latency(benchmark::State& state, const BenchmarkContext& context, const
   const auto lap = [&](const Ring& ring) {
     evict_to.run();
     evict_from.run();  // leaves A current
-    timer.start(stream.get());
-    GPUBENCH_CUDA_CHECK(kernels::launch_pointer_chase(ring.get(), ring.start(), nodes, result.get(), stream.get()));
-    timer.stop(stream.get());
-    return timer.seconds();
+    return timer.time(stream.get(), [&] {
+      GPUBENCH_CUDA_CHECK(kernels::launch_pointer_chase(ring.get(), ring.start(), nodes, result.get(), stream.get()));
+    });
   };
   // Poisons the result first, so a chase that did not run cannot pass.
   const auto poison_result = [&] {
@@ -600,12 +427,7 @@ void run_latency(benchmark::State& state, const BenchmarkContext& context, const
 
   lap(remote);  // warm-up
   poison_result();
-  double timed_seconds = 0;
-  for (auto _ : state) {
-    const double seconds = lap(remote);
-    state.SetIterationTime(seconds);
-    timed_seconds += seconds;
-  }
+  const double timed_seconds = total_seconds_of_iterations(state, [&] { return lap(remote); });
   report_clocks(state, context, from);
   if (const std::string error = chase_error(remote, "remote"); !error.empty()) {
     fail_benchmark(state, FailureKind::WrongResult, error);
@@ -620,34 +442,63 @@ void run_latency(benchmark::State& state, const BenchmarkContext& context, const
   label.params["node_stride_bytes"] = std::to_string(kNodeStride);
   label.params["loads_per_lap"] = std::to_string(nodes);
   label.params["caches"] = "L1 bypassed (ld.global.cg), both GPUs' L2 evicted before each lap, each node loaded once per lap";
-  label.params["local_latency_ns"] = format_number(local_ns[local_ns.size() / 2]);  // median of the laps
+  label.params["local_latency_ns"] = significant_digits(local_ns[local_ns.size() / 2], 4);  // median of the laps
   report_figure(state, timed_seconds * 1e9 / (static_cast<double>(nodes) * state.iterations()), std::nullopt, label);
+}
+
+// Runs `run` with peer access enabled between the pair for its whole scope, or skips the benchmark with the
+// reason it cannot be enabled.
+template <class Run>
+void run_with_peer_access(benchmark::State& state, const BenchmarkDevice& from, const BenchmarkDevice& to, Run&& run) {
+  const PeerAccess access(from.index, to.index);
+  if (!access.enabled()) {
+    skip_benchmark(state, access.why_not());
+    return;
+  }
+  run();
+}
+
+void run_sm_write(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& from,
+                  const BenchmarkDevice& to, std::size_t bytes) {
+  run_sm_copy(state, context, from, to, bytes, SmSide::Write);
+}
+
+void run_sm_read(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& from,
+                 const BenchmarkDevice& to, std::size_t bytes) {
+  run_sm_copy(state, context, from, to, bytes, SmSide::Read);
+}
+
+void register_p2p_benchmarks(const BenchmarkContext& context) {
+  using RunWithSize = void (*)(benchmark::State&, const BenchmarkContext&, const BenchmarkDevice&, const BenchmarkDevice&,
+                               std::size_t);
+  const std::vector<std::size_t> sizes = transfer_sizes(context.suite);
+  // Every variant but staged_host, which copies without it, runs with peer access enabled.
+  const auto per_size = [&](const std::string& variant, RunWithSize run, bool peer_access) {
+    for (std::size_t bytes : sizes) {
+      register_per_pair(context, "p2p/" + variant + "/" + size_name(bytes),
+                        [&context, run, bytes, peer_access](benchmark::State& state, const BenchmarkDevice& from,
+                                                            const BenchmarkDevice& to) {
+                          if (peer_access) {
+                            run_with_peer_access(state, from, to, [&] { run(state, context, from, to, bytes); });
+                          } else {
+                            run(state, context, from, to, bytes);
+                          }
+                        });
+    }
+  };
+  per_size("ce_unidir", run_ce_unidir, true);
+  per_size("ce_bidir", run_ce_bidir, true);
+  per_size("sm_write", run_sm_write, true);
+  per_size("sm_read", run_sm_read, true);
+  per_size("staged_host", run_staged_host, false);
+  register_per_pair(context, "p2p/latency",
+                    [&context](benchmark::State& state, const BenchmarkDevice& from, const BenchmarkDevice& to) {
+                      run_with_peer_access(state, from, to, [&] { run_latency(state, context, from, to); });
+                    });
 }
 
 }  // namespace
 
-void register_p2p_benchmarks(const BenchmarkContext& context) {
-  const std::vector<std::size_t> sizes = transfer_sizes(context.suite);
-  const auto per_size = [&](const std::string& variant,
-                            void (*run)(benchmark::State&, const BenchmarkContext&, const BenchmarkDevice&,
-                                        const BenchmarkDevice&, std::size_t)) {
-    for (std::size_t bytes : sizes) {
-      register_per_pair(context, "p2p/" + variant + "/" + size_name(bytes),
-                        [&context, run, bytes](benchmark::State& state, const BenchmarkDevice& from, const BenchmarkDevice& to) {
-                          run(state, context, from, to, bytes);
-                        });
-    }
-  };
-  per_size("ce_unidir", run_ce_unidir);
-  per_size("ce_bidir", run_ce_bidir);
-  per_size("sm_write", [](benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& from,
-                          const BenchmarkDevice& to, std::size_t bytes) { run_sm_copy(state, context, from, to, bytes, SmSide::Write); });
-  per_size("sm_read", [](benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& from,
-                         const BenchmarkDevice& to, std::size_t bytes) { run_sm_copy(state, context, from, to, bytes, SmSide::Read); });
-  per_size("staged_host", run_staged_host);
-  register_per_pair(context, "p2p/latency", [&context](benchmark::State& state, const BenchmarkDevice& from, const BenchmarkDevice& to) {
-    run_latency(state, context, from, to);
-  });
-}
+GPUBENCH_FAMILY("p2p", register_p2p_benchmarks);
 
 }  // namespace gpubench

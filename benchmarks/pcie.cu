@@ -11,7 +11,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -20,14 +19,20 @@
 #include "benchmarks/common/cuda_event.hpp"
 #include "benchmarks/common/device_buffer.hpp"
 #include "benchmarks/common/event_timer.hpp"
-#include "benchmarks/common/families.hpp"
+#include "benchmarks/common/family_registration.hpp"
+#include "benchmarks/common/gated_rounds.hpp"
 #include "benchmarks/common/host_affinity.hpp"
 #include "benchmarks/common/host_buffer.hpp"
+#include "benchmarks/common/mismatch_counter.hpp"
 #include "benchmarks/common/pcie_link.hpp"
 #include "benchmarks/common/pinned_host_pool.hpp"
+#include "benchmarks/common/process_resources.hpp"
 #include "benchmarks/common/registry.hpp"
-#include "benchmarks/common/transfer_sizes.hpp"
 #include "benchmarks/common/reporting.hpp"
+#include "benchmarks/common/significant_digits.hpp"
+#include "benchmarks/common/throughput.hpp"
+#include "benchmarks/common/timed_loop.hpp"
+#include "benchmarks/common/transfer_sizes.hpp"
 #include "kernels/random_fill.cuh"
 #include "kernels/verify.cuh"
 
@@ -48,13 +53,6 @@ std::vector<std::size_t> transfer_sizes(Suite suite) {
   return sizes;
 }
 
-std::string format_gbps(double gbps) {
-  std::ostringstream out;
-  out.precision(4);
-  out << gbps;
-  return out.str();
-}
-
 // One direction's copy on the current GPU. Besides the host and device buffers there is a second device
 // buffer: for H2D it holds what the destination must end up holding; for D2H the host's result is brought
 // back into it to be compared with the source. Either way the data crosses the link both ways before it is
@@ -62,8 +60,9 @@ std::string format_gbps(double gbps) {
 // are written here, so whatever a pooled host buffer held before does not matter.
 class CopyJob {
  public:
-  CopyJob(Direction direction, std::size_t bytes, HostMemory kind, int numa_node, std::uint64_t seed, cudaStream_t stream)
-      : direction_(direction), host_(lease_host_buffer(bytes, kind, numa_node)), device_(bytes), check_(bytes), mismatches_(1) {
+  CopyJob(PinnedHostPool& pool, Direction direction, std::size_t bytes, HostMemory kind, int numa_node, std::uint64_t seed,
+          cudaStream_t stream)
+      : direction_(direction), host_(lease_host_buffer(pool, bytes, kind, numa_node)), device_(bytes), check_(bytes) {
     // The source gets random bytes from `seed`; the destination other random bytes, so that a copy that never
     // happened fails the check. The host's bytes are drawn on the device and copied over, which also faults
     // in every page of a pageable buffer before the timing.
@@ -89,17 +88,14 @@ class CopyJob {
 
   // Differing 8-byte words (and tail bytes) between the destination and what it must hold.
   unsigned long long count_mismatches(cudaStream_t stream) const {
-    GPUBENCH_CUDA_CHECK(cudaMemsetAsync(mismatches_.get(), 0, sizeof(unsigned long long), stream));
-    if (direction_ == Direction::HostToDevice) {
-      GPUBENCH_CUDA_CHECK(kernels::count_byte_mismatches(device_.get(), check_.get(), bytes(), mismatches_.get(), stream));
-    } else {
-      GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(check_.get(), host_->get(), bytes(), cudaMemcpyHostToDevice, stream));
-      GPUBENCH_CUDA_CHECK(kernels::count_byte_mismatches(check_.get(), device_.get(), bytes(), mismatches_.get(), stream));
-    }
-    unsigned long long wrong = 0;
-    GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(&wrong, mismatches_.get(), sizeof wrong, cudaMemcpyDeviceToHost, stream));
-    GPUBENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
-    return wrong;
+    return mismatches_.count(stream, [&](unsigned long long* counter) {
+      if (direction_ == Direction::HostToDevice) {
+        GPUBENCH_CUDA_CHECK(kernels::count_byte_mismatches(device_.get(), check_.get(), bytes(), counter, stream));
+      } else {
+        GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(check_.get(), host_->get(), bytes(), cudaMemcpyHostToDevice, stream));
+        GPUBENCH_CUDA_CHECK(kernels::count_byte_mismatches(check_.get(), device_.get(), bytes(), counter, stream));
+      }
+    });
   }
 
  private:
@@ -107,15 +103,18 @@ class CopyJob {
   HostBufferLease host_;
   DeviceBuffer<unsigned char> device_;
   DeviceBuffer<unsigned char> check_;
-  DeviceBuffer<unsigned long long> mismatches_;
+  MismatchCounter mismatches_;
 };
 
 // Pinned copies on the current GPU, one lane per direction, each lane on its own stream behind one gate.
 // A round times each lane from the gate's release to its last copy done.
 class GatedCopies {
  public:
-  GatedCopies(const std::vector<Direction>& directions, std::size_t bytes, int numa_node, std::uint64_t seed) {
-    for (Direction direction : directions) lanes_.push_back(std::make_unique<Lane>(direction, bytes, numa_node, seed++));
+  GatedCopies(PinnedHostPool& pool, const std::vector<Direction>& directions, std::size_t bytes, int numa_node,
+              std::uint64_t seed) {
+    for (Direction direction : directions) {
+      lanes_.push_back(std::make_unique<Lane>(pool, direction, bytes, numa_node, seed++));
+    }
   }
 
   const CopyJob& job(std::size_t lane) const { return lanes_[lane]->job; }
@@ -144,8 +143,8 @@ class GatedCopies {
 
  private:
   struct Lane {
-    Lane(Direction direction, std::size_t bytes, int numa_node, std::uint64_t seed)
-        : job(direction, bytes, HostMemory::Pinned, numa_node, seed, stream.get()) {}
+    Lane(PinnedHostPool& pool, Direction direction, std::size_t bytes, int numa_node, std::uint64_t seed)
+        : job(pool, direction, bytes, HostMemory::Pinned, numa_node, seed, stream.get()) {}
     CudaStream stream;
     CopyJob job;
     CudaEvent done;
@@ -198,32 +197,23 @@ FigureLabel one_gpu_label(const BenchmarkDevice& device, std::size_t bytes, std:
   return label;
 }
 
-// A figure of several GPUs is throttled if any of them was; its clock is the lowest of theirs.
-void report_clocks_of_all(benchmark::State& state, const BenchmarkContext& context, const std::vector<BenchmarkDevice>& devices) {
-  std::uint64_t reasons = 0;
-  std::optional<double> lowest_clock;
-  bool any_reasons = false;
-  for (const BenchmarkDevice& device : devices) {
-    state.counters.erase("sm_clock_mhz");
-    state.counters.erase("clock_event_reasons");
-    report_clocks(state, context, device);
-    if (const auto it = state.counters.find("clock_event_reasons"); it != state.counters.end()) {
-      reasons |= static_cast<std::uint64_t>(it->second.value);
-      any_reasons = true;
-    }
-    if (const auto it = state.counters.find("sm_clock_mhz"); it != state.counters.end()) {
-      lowest_clock = lowest_clock ? std::min(*lowest_clock, it->second.value) : it->second.value;
-    }
-  }
-  state.counters.erase("sm_clock_mhz");
-  state.counters.erase("clock_event_reasons");
-  if (lowest_clock) state.counters["sm_clock_mhz"] = *lowest_clock;
-  if (any_reasons) state.counters["clock_event_reasons"] = static_cast<double>(reasons);
-}
-
 std::string mismatch_reason(unsigned long long wrong, const CopyJob& job, const std::string& where) {
   return "verification failed: " + std::to_string(wrong) + " differing 8-byte words in " + std::to_string(job.bytes()) +
          " bytes copied " + direction_name(job.direction()) + " (" + host_memory_name(job.host().kind()) + ")" + where;
+}
+
+// After the timed copies of one direction on one GPU: the failure when `wrong` words of `job`'s copy differ,
+// otherwise the figure.
+void report_one_direction(benchmark::State& state, const BenchmarkDevice& device, const CopyJob& job,
+                          unsigned long long wrong, std::size_t batch, double timed_seconds, const GpuLocality& locality,
+                          const ScopedCpuBinding& binding, const PcieLinkState& link) {
+  if (wrong != 0) {
+    fail_benchmark(state, FailureKind::WrongResult, mismatch_reason(wrong, job, ""));
+    return;
+  }
+  const FigureLabel label = one_gpu_label(device, job.bytes(), batch, locality, binding, job.host(), link);
+  const double gbps = gigabytes_per_second(static_cast<double>(job.bytes()) * batch, state.iterations(), timed_seconds);
+  report_figure(state, gbps, link_peak_gbps(link), label);
 }
 
 // One direction, pinned: behind a gate, timed from its release.
@@ -231,34 +221,20 @@ void run_pinned(benchmark::State& state, const BenchmarkContext& context, const 
                 std::size_t bytes) {
   const GpuLocality locality = gpu_locality(device.index);
   const ScopedCpuBinding binding(locality.cpus);
-  GatedCopies copies({direction}, bytes, locality.numa_node, 11);
+  GatedCopies copies(context.resources->pinned_host_pool(), {direction}, bytes, locality.numa_node, 11);
   CopyGate gate;  // declared last, so it is opened before anything waiting behind it is freed
   const std::size_t batch = copies_per_iteration(bytes);
-  const auto timed_round = [&] {
-    copies.enqueue_round(gate, batch);
-    gate.open();
-    return copies.lane_seconds()[0];
-  };
-  timed_round();  // warm-up
-  double timed_seconds = 0;
-  for (auto _ : state) {
-    const double seconds = timed_round();
-    state.SetIterationTime(seconds);
-    timed_seconds += seconds;
-  }
+  const GatedRounds rounds(gate, [&] { copies.enqueue_round(gate, batch); }, [&] { return copies.lane_seconds(); });
+  rounds.run();  // warm-up
+  const double timed_seconds = rounds.time(state).round_seconds;
   const PcieLinkState link = read_pcie_link(context.nvml, device.nvml);  // while the link is still up to speed
   report_clocks(state, context, device);
   if (gate.timed_out()) {
-    fail_benchmark(state, FailureKind::GateTimeout, "the copy gate timed out before the host opened it; the timing is void");
+    fail_benchmark(state, gate_timeout_failure());
     return;
   }
-  if (const unsigned long long wrong = copies.count_mismatches(0); wrong != 0) {
-    fail_benchmark(state, FailureKind::WrongResult, mismatch_reason(wrong, copies.job(0), ""));
-    return;
-  }
-  const FigureLabel label = one_gpu_label(device, bytes, batch, locality, binding, copies.job(0).host(), link);
-  const double gbps = static_cast<double>(bytes) * batch * state.iterations() / timed_seconds / 1e9;
-  report_figure(state, gbps, link_peak_gbps(link), label);
+  report_one_direction(state, device, copies.job(0), copies.count_mismatches(0), batch, timed_seconds, locality, binding,
+                       link);
 }
 
 // One direction, pageable: the driver stages through its own pinned buffers, partly on this thread, so the
@@ -268,31 +244,21 @@ void run_pageable(benchmark::State& state, const BenchmarkContext& context, cons
   const GpuLocality locality = gpu_locality(device.index);
   const ScopedCpuBinding binding(locality.cpus);
   CudaStream stream;
-  const CopyJob job(direction, bytes, HostMemory::Pageable, locality.numa_node, 21, stream.get());
+  const CopyJob job(context.resources->pinned_host_pool(), direction, bytes, HostMemory::Pageable, locality.numa_node, 21,
+                    stream.get());
   EventTimer timer;
   const std::size_t batch = copies_per_iteration(bytes);
   const auto timed_batch = [&] {
-    timer.start(stream.get());
-    for (std::size_t i = 0; i < batch; ++i) job.enqueue(stream.get());
-    timer.stop(stream.get());
-    return timer.seconds();
+    return timer.time(stream.get(), [&] {
+      for (std::size_t i = 0; i < batch; ++i) job.enqueue(stream.get());
+    });
   };
   timed_batch();  // warm-up
-  double timed_seconds = 0;
-  for (auto _ : state) {
-    const double seconds = timed_batch();
-    state.SetIterationTime(seconds);
-    timed_seconds += seconds;
-  }
+  const double timed_seconds = total_seconds_of_iterations(state, timed_batch);
   const PcieLinkState link = read_pcie_link(context.nvml, device.nvml);
   report_clocks(state, context, device);
-  if (const unsigned long long wrong = job.count_mismatches(stream.get()); wrong != 0) {
-    fail_benchmark(state, FailureKind::WrongResult, mismatch_reason(wrong, job, ""));
-    return;
-  }
-  const FigureLabel label = one_gpu_label(device, bytes, batch, locality, binding, job.host(), link);
-  const double gbps = static_cast<double>(bytes) * batch * state.iterations() / timed_seconds / 1e9;
-  report_figure(state, gbps, link_peak_gbps(link), label);
+  report_one_direction(state, device, job, job.count_mismatches(stream.get()), batch, timed_seconds, locality, binding,
+                       link);
 }
 
 // Both directions at once, pinned, released by one gate; reports `reported`'s rate, the other and the total
@@ -301,29 +267,17 @@ void run_bidirectional(benchmark::State& state, const BenchmarkContext& context,
                        Direction reported, std::size_t bytes) {
   const GpuLocality locality = gpu_locality(device.index);
   const ScopedCpuBinding binding(locality.cpus);
-  GatedCopies copies({Direction::HostToDevice, Direction::DeviceToHost}, bytes, locality.numa_node, 31);
+  GatedCopies copies(context.resources->pinned_host_pool(), {Direction::HostToDevice, Direction::DeviceToHost}, bytes,
+                     locality.numa_node, 31);
   CopyGate gate;  // declared last, so it is opened before anything waiting behind it is freed
   const std::size_t batch = copies_per_iteration(bytes);
-  const auto timed_round = [&] {
-    copies.enqueue_round(gate, batch);
-    gate.open();
-    return copies.lane_seconds();
-  };
-  timed_round();  // warm-up
-  double lane_seconds[2] = {0, 0};
-  double round_seconds = 0;
-  for (auto _ : state) {
-    const std::vector<double> seconds = timed_round();
-    const double longest = std::max(seconds[0], seconds[1]);
-    state.SetIterationTime(longest);
-    lane_seconds[0] += seconds[0];
-    lane_seconds[1] += seconds[1];
-    round_seconds += longest;
-  }
+  const GatedRounds rounds(gate, [&] { copies.enqueue_round(gate, batch); }, [&] { return copies.lane_seconds(); });
+  rounds.run();  // warm-up
+  const RoundTimes times = rounds.time(state);
   const PcieLinkState link = read_pcie_link(context.nvml, device.nvml);
   report_clocks(state, context, device);
   if (gate.timed_out()) {
-    fail_benchmark(state, FailureKind::GateTimeout, "the copy gate timed out before the host opened it; the timing is void");
+    fail_benchmark(state, gate_timeout_failure());
     return;
   }
   for (std::size_t lane = 0; lane < 2; ++lane) {
@@ -332,13 +286,14 @@ void run_bidirectional(benchmark::State& state, const BenchmarkContext& context,
       return;
     }
   }
-  const double moved = static_cast<double>(bytes) * batch * state.iterations();
-  const double h2d_gbps = moved / lane_seconds[0] / 1e9;
-  const double d2h_gbps = moved / lane_seconds[1] / 1e9;
+  const double moved_per_lane = static_cast<double>(bytes) * batch;  // in an iteration
+  const double h2d_gbps = gigabytes_per_second(moved_per_lane, state.iterations(), times.lane_seconds[0]);
+  const double d2h_gbps = gigabytes_per_second(moved_per_lane, state.iterations(), times.lane_seconds[1]);
   FigureLabel label = one_gpu_label(device, bytes, batch, locality, binding, copies.job(0).host(), link);
-  label.params["h2d_gbps"] = format_gbps(h2d_gbps);
-  label.params["d2h_gbps"] = format_gbps(d2h_gbps);
-  label.params["total_gbps"] = format_gbps(2 * moved / round_seconds / 1e9);
+  label.params["h2d_gbps"] = significant_digits(h2d_gbps, 4);
+  label.params["d2h_gbps"] = significant_digits(d2h_gbps, 4);
+  label.params["total_gbps"] =
+      significant_digits(gigabytes_per_second(2 * moved_per_lane, state.iterations(), times.round_seconds), 4);
   report_figure(state, reported == Direction::HostToDevice ? h2d_gbps : d2h_gbps, link_peak_gbps(link), label);
 }
 
@@ -351,41 +306,33 @@ void run_all_gpus(benchmark::State& state, const BenchmarkContext& context, cons
   for (const BenchmarkDevice& device : devices) {
     GPUBENCH_CUDA_CHECK(cudaSetDevice(device.index));
     localities.push_back(gpu_locality(device.index));
-    copies.push_back(std::make_unique<GatedCopies>(directions, kAllGpusBytes, localities.back().numa_node,
+    copies.push_back(std::make_unique<GatedCopies>(context.resources->pinned_host_pool(), directions, kAllGpusBytes,
+                                                   localities.back().numa_node,
                                                    41 + 8 * static_cast<std::uint64_t>(device.index)));
   }
   CopyGate gate;  // declared last, so it is opened before anything waiting behind it is freed
-  // seconds[gpu][lane] of one round.
-  const auto timed_round = [&] {
-    for (std::size_t gpu = 0; gpu < devices.size(); ++gpu) {
-      GPUBENCH_CUDA_CHECK(cudaSetDevice(devices[gpu].index));
-      copies[gpu]->enqueue_round(gate, 1);
-    }
-    gate.open();
-    std::vector<std::vector<double>> seconds;
-    for (const auto& gpu_copies : copies) seconds.push_back(gpu_copies->lane_seconds());
-    return seconds;
-  };
-  timed_round();  // warm-up
-  std::vector<std::vector<double>> lane_seconds(devices.size(), std::vector<double>(directions.size(), 0.0));
-  double round_seconds = 0;
-  for (auto _ : state) {
-    const std::vector<std::vector<double>> seconds = timed_round();
-    double longest = 0;
-    for (std::size_t gpu = 0; gpu < devices.size(); ++gpu) {
-      for (std::size_t lane = 0; lane < directions.size(); ++lane) {
-        lane_seconds[gpu][lane] += seconds[gpu][lane];
-        longest = std::max(longest, seconds[gpu][lane]);
-      }
-    }
-    state.SetIterationTime(longest);
-    round_seconds += longest;
-  }
+  const GatedRounds rounds(
+      gate,
+      [&] {
+        for (std::size_t gpu = 0; gpu < devices.size(); ++gpu) {
+          GPUBENCH_CUDA_CHECK(cudaSetDevice(devices[gpu].index));
+          copies[gpu]->enqueue_round(gate, 1);
+        }
+      },
+      [&] {  // every GPU's lanes in turn: lane `lane` of GPU `gpu` at gpu * directions.size() + lane
+        std::vector<double> seconds;
+        for (const auto& gpu_copies : copies) {
+          for (double lane_seconds : gpu_copies->lane_seconds()) seconds.push_back(lane_seconds);
+        }
+        return seconds;
+      });
+  rounds.run();  // warm-up
+  const RoundTimes times = rounds.time(state);
   std::vector<PcieLinkState> links;
   for (const BenchmarkDevice& device : devices) links.push_back(read_pcie_link(context.nvml, device.nvml));
   report_clocks_of_all(state, context, devices);
   if (gate.timed_out()) {
-    fail_benchmark(state, FailureKind::GateTimeout, "the copy gate timed out before the host opened it; the timing is void");
+    fail_benchmark(state, gate_timeout_failure());
     return;
   }
   for (std::size_t gpu = 0; gpu < devices.size(); ++gpu) {
@@ -399,14 +346,15 @@ void run_all_gpus(benchmark::State& state, const BenchmarkContext& context, cons
     }
   }
 
-  const double moved = static_cast<double>(kAllGpusBytes) * state.iterations();  // per GPU and direction
   FigureLabel label = bandwidth_label(std::nullopt, kAllGpusBytes, 1, HostMemory::Pinned);
   label.params["gpus"] = std::to_string(devices.size());
   std::optional<double> peak = 0.0;
   for (std::size_t gpu = 0; gpu < devices.size(); ++gpu) {
     const std::string prefix = "gpu" + std::to_string(devices[gpu].index) + "_";
     for (std::size_t lane = 0; lane < directions.size(); ++lane) {
-      label.params[prefix + direction_name(directions[lane]) + "_gbps"] = format_gbps(moved / lane_seconds[gpu][lane] / 1e9);
+      const double lane_seconds = times.lane_seconds[gpu * directions.size() + lane];
+      label.params[prefix + direction_name(directions[lane]) + "_gbps"] =
+          significant_digits(gigabytes_per_second(kAllGpusBytes, state.iterations(), lane_seconds), 4);
     }
     add_placement_params(label.params, prefix, localities[gpu], copies[gpu]->job(0).host());
     add_link_params(label.params, prefix, links[gpu]);
@@ -415,11 +363,9 @@ void run_all_gpus(benchmark::State& state, const BenchmarkContext& context, cons
   }
   label.params["cpus"] = "unbound (one thread drives every GPU)";
   label.params["peak_basis"] = "sum of the GPUs' own links (a shared switch uplink or root port can allow less)";
-  const double total = moved * devices.size() * directions.size();
-  report_figure(state, total / round_seconds / 1e9, peak, label);
+  const double moved_per_iteration = static_cast<double>(kAllGpusBytes) * devices.size() * directions.size();
+  report_figure(state, gigabytes_per_second(moved_per_iteration, state.iterations(), times.round_seconds), peak, label);
 }
-
-}  // namespace
 
 void register_pcie_benchmarks(const BenchmarkContext& context) {
   const std::vector<std::size_t> sizes = transfer_sizes(context.suite);
@@ -458,5 +404,9 @@ void register_pcie_benchmarks(const BenchmarkContext& context) {
                          });
   }
 }
+
+}  // namespace
+
+GPUBENCH_FAMILY("pcie", register_pcie_benchmarks);
 
 }  // namespace gpubench

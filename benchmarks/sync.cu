@@ -11,29 +11,30 @@
 // in a synchronisation, and reported as the median iteration. Each launch advances a hash chain, so the final value checks that every launch ran,
 // once and in order, whichever way the host waited.
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "benchmarks/common/cuda_check.hpp"
 #include "benchmarks/common/cuda_event.hpp"
 #include "benchmarks/common/device_buffer.hpp"
 #include "benchmarks/common/event_timer.hpp"
-#include "benchmarks/common/families.hpp"
+#include "benchmarks/common/family_registration.hpp"
+#include "benchmarks/common/host_timer.hpp"
 #include "benchmarks/common/iteration_times.hpp"
+#include "benchmarks/common/mismatch_counter.hpp"
 #include "benchmarks/common/registry.hpp"
 #include "benchmarks/common/reporting.hpp"
+#include "benchmarks/common/timed_loop.hpp"
 #include "kernels/random_fill.cuh"
 #include "kernels/sync.cuh"
-#include "kernels/verify.cuh"
 
 namespace gpubench {
 namespace {
 
 using kernels::SyncVariant;
-using Clock = std::chrono::steady_clock;
 
 struct ArraySize {
   std::size_t bytes;
@@ -73,13 +74,12 @@ struct SmoothArrays {
 
 // kLaunchesPerIteration launches of one variant, timed with CUDA events.
 double time_smooth(SyncVariant variant, const SmoothArrays& arrays, EventTimer& timer, cudaStream_t stream) {
-  timer.start(stream);
-  for (int i = 0; i < kLaunchesPerIteration; ++i) {
-    GPUBENCH_CUDA_CHECK(kernels::launch_smooth(variant, arrays.input.get(), arrays.output(variant).get(),
-                                               arrays.input.count(), stream));
-  }
-  timer.stop(stream);
-  return timer.seconds();
+  return timer.time(stream, [&] {
+    for (int i = 0; i < kLaunchesPerIteration; ++i) {
+      GPUBENCH_CUDA_CHECK(kernels::launch_smooth(variant, arrays.input.get(), arrays.output(variant).get(),
+                                                 arrays.input.count(), stream));
+    }
+  });
 }
 
 std::vector<float> copy_to_host(const float* device, std::size_t count, cudaStream_t stream) {
@@ -124,13 +124,8 @@ std::uint32_t bits(float x) {
 // every chunk; otherwise the reason the benchmark fails.
 std::string check_smooth(const SmoothArrays& arrays, cudaStream_t stream) {
   const std::size_t count = arrays.input.count();
-  DeviceBuffer<unsigned long long> mismatches(1);
-  GPUBENCH_CUDA_CHECK(cudaMemsetAsync(mismatches.get(), 0, mismatches.bytes(), stream));
-  GPUBENCH_CUDA_CHECK(kernels::count_byte_mismatches(arrays.heavy.get(), arrays.light.get(), arrays.light.bytes(),
-                                                     mismatches.get(), stream));
-  unsigned long long differing = 0;
-  GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(&differing, mismatches.get(), sizeof differing, cudaMemcpyDeviceToHost, stream));
-  GPUBENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
+  const unsigned long long differing =
+      MismatchCounter().differing_words(arrays.heavy.get(), arrays.light.get(), arrays.light.bytes(), stream);
   if (differing != 0) {
     return "verification failed: the heavy and light outputs differ in " + std::to_string(differing) + " of " +
            std::to_string((arrays.light.bytes() + 7) / 8) + " 8-byte words";
@@ -173,13 +168,13 @@ void run_device(benchmark::State& state, const BenchmarkContext& context, const 
   const bool time_heavy = figure != DeviceFigure::LightTime;
   double light_seconds = 0;
   double heavy_seconds = 0;
-  for (auto _ : state) {
+  run_timed_iterations(state, [&] {
     const double light = time_light ? time_smooth(SyncVariant::Light, arrays, timer, stream.get()) : 0.0;
     const double heavy = time_heavy ? time_smooth(SyncVariant::Heavy, arrays, timer, stream.get()) : 0.0;
-    state.SetIterationTime(light + heavy);  // for the slowdown both, so its running time stays bounded
     light_seconds += light;
     heavy_seconds += heavy;
-  }
+    return light + heavy;  // for the slowdown both, so its running time stays bounded
+  });
   report_clocks(state, context, device);
   const std::string wrong = check_smooth(arrays, stream.get());
   if (!wrong.empty()) {
@@ -216,18 +211,18 @@ enum class HostSync { DeviceEach, EventEach, StreamEnd };
 // device-side dependency, not a host wait.)
 double time_chain(HostSync sync, std::uint64_t* state, std::uint64_t first_step, int count, cudaEvent_t done,
                   cudaStream_t stream) {
-  const Clock::time_point start = Clock::now();
-  for (int i = 0; i < count; ++i) {
-    GPUBENCH_CUDA_CHECK(kernels::launch_chain_step(state, first_step + static_cast<std::uint64_t>(i), stream));
-    if (sync == HostSync::DeviceEach) {
-      GPUBENCH_CUDA_CHECK(cudaDeviceSynchronize());
-    } else if (sync == HostSync::EventEach) {
-      GPUBENCH_CUDA_CHECK(cudaEventRecord(done, stream));
-      GPUBENCH_CUDA_CHECK(cudaEventSynchronize(done));
+  return host_seconds([&] {
+    for (int i = 0; i < count; ++i) {
+      GPUBENCH_CUDA_CHECK(kernels::launch_chain_step(state, first_step + static_cast<std::uint64_t>(i), stream));
+      if (sync == HostSync::DeviceEach) {
+        GPUBENCH_CUDA_CHECK(cudaDeviceSynchronize());
+      } else if (sync == HostSync::EventEach) {
+        GPUBENCH_CUDA_CHECK(cudaEventRecord(done, stream));
+        GPUBENCH_CUDA_CHECK(cudaEventSynchronize(done));
+      }
     }
-  }
-  if (sync == HostSync::StreamEnd) GPUBENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
-  return std::chrono::duration<double>(Clock::now() - start).count();
+    if (sync == HostSync::StreamEnd) GPUBENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
+  });
 }
 
 const char* host_sync_description(HostSync sync) {
@@ -248,13 +243,11 @@ void run_host(benchmark::State& state, const BenchmarkContext& context, const Be
   GPUBENCH_CUDA_CHECK(cudaMemcpyAsync(chain.get(), &initial, sizeof initial, cudaMemcpyHostToDevice, stream.get()));
   time_chain(sync, chain.get(), 0, count, done.get(), stream.get());  // warm-up: module load, first launches
   std::uint64_t steps = static_cast<std::uint64_t>(count);
-  IterationTimes times;
-  for (auto _ : state) {
+  const IterationTimes times = seconds_of_each_iteration(state, [&] {
     const double seconds = time_chain(sync, chain.get(), steps, count, done.get(), stream.get());
-    state.SetIterationTime(seconds);
-    times.add(seconds);
     steps += static_cast<std::uint64_t>(count);
-  }
+    return seconds;
+  });
   report_clocks(state, context, device);
   std::uint64_t expected = initial;
   for (std::uint64_t step = 0; step < steps; ++step) expected = kernels::mix64(expected ^ step);
@@ -276,39 +269,37 @@ void run_host(benchmark::State& state, const BenchmarkContext& context, const Be
   report_figure(state, times.median_seconds() / count * 1e6, std::nullopt, label);
 }
 
-}  // namespace
-
 void register_sync_benchmarks(const BenchmarkContext& context) {
+  const std::pair<const char*, DeviceFigure> device_figures[] = {
+      {"device_light", DeviceFigure::LightTime},
+      {"device_heavy", DeviceFigure::HeavyTime},
+      {"device_slowdown", DeviceFigure::Slowdown},
+  };
   for (const ArraySize& size : array_sizes(context.suite)) {
-    const std::string suffix = std::string("/") + size.name;
-    register_per_device(context, "sync/device_light" + suffix,
-                        [&context, size](benchmark::State& state, const BenchmarkDevice& device) {
-                          run_device(state, context, device, size, DeviceFigure::LightTime);
-                        });
-    register_per_device(context, "sync/device_heavy" + suffix,
-                        [&context, size](benchmark::State& state, const BenchmarkDevice& device) {
-                          run_device(state, context, device, size, DeviceFigure::HeavyTime);
-                        });
-    register_per_device(context, "sync/device_slowdown" + suffix,
-                        [&context, size](benchmark::State& state, const BenchmarkDevice& device) {
-                          run_device(state, context, device, size, DeviceFigure::Slowdown);
-                        });
+    for (const auto& [variant, figure] : device_figures) {
+      register_per_device(context, std::string("sync/") + variant + "/" + size.name,
+                          [&context, size, figure = figure](benchmark::State& state, const BenchmarkDevice& device) {
+                            run_device(state, context, device, size, figure);
+                          });
+    }
   }
+  const std::pair<const char*, HostSync> host_syncs[] = {
+      {"host_sync_each", HostSync::DeviceEach},
+      {"host_stream_ordered", HostSync::StreamEnd},
+      {"host_event_wait", HostSync::EventEach},
+  };
   for (int count : launch_counts(context.suite)) {
-    const std::string suffix = "/" + std::to_string(count);
-    register_per_device(context, "sync/host_sync_each" + suffix,
-                        [&context, count](benchmark::State& state, const BenchmarkDevice& device) {
-                          run_host(state, context, device, count, HostSync::DeviceEach);
-                        });
-    register_per_device(context, "sync/host_stream_ordered" + suffix,
-                        [&context, count](benchmark::State& state, const BenchmarkDevice& device) {
-                          run_host(state, context, device, count, HostSync::StreamEnd);
-                        });
-    register_per_device(context, "sync/host_event_wait" + suffix,
-                        [&context, count](benchmark::State& state, const BenchmarkDevice& device) {
-                          run_host(state, context, device, count, HostSync::EventEach);
-                        });
+    for (const auto& [variant, sync] : host_syncs) {
+      register_per_device(context, std::string("sync/") + variant + "/" + std::to_string(count),
+                          [&context, count, sync = sync](benchmark::State& state, const BenchmarkDevice& device) {
+                            run_host(state, context, device, count, sync);
+                          });
+    }
   }
 }
+
+}  // namespace
+
+GPUBENCH_FAMILY("sync", register_sync_benchmarks);
 
 }  // namespace gpubench

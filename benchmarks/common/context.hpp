@@ -1,5 +1,6 @@
 #pragma once
-// What every benchmark needs from main: which GPUs, which suite, and NVML for clocks (null without a driver).
+// What every benchmark needs from main: which GPUs, which suite, NVML for clocks (null without a driver), and the
+// resources the process's benchmarks share (process_resources.hpp).
 #include <nvml.h>
 
 #include <string>
@@ -8,6 +9,7 @@
 namespace gpubench {
 
 class NvmlLibrary;
+class ProcessResources;
 
 enum class Suite { Quick, Full };
 
@@ -21,6 +23,7 @@ struct BenchmarkContext {
   Suite suite = Suite::Full;
   const NvmlLibrary* nvml = nullptr;
   std::string no_gpu_reason;  // set when CUDA sees no usable GPU: every benchmark skips with it
+  ProcessResources* resources = nullptr;  // owned by main; benchmark bodies may use it, registration need not
 };
 
 }  // namespace gpubench

@@ -1,9 +1,8 @@
 #pragma once
 // Owning handles for a CUDA Graph and its executable form, so an exception part-way through a benchmark
 // destroys them (and never leaves a stream stuck in capture mode).
-#include <utility>
-
 #include "benchmarks/common/cuda_check.hpp"
+#include "benchmarks/common/detail/cuda_handle.hpp"
 
 namespace gpubench {
 
@@ -22,40 +21,34 @@ class CudaGraph {
       cudaGetLastError();  // the exception in flight is the error to report: leave none for the next check
       throw;
     }
-    CudaGraph graph;
-    GPUBENCH_CUDA_CHECK(cudaStreamEndCapture(stream, &graph.graph_));
-    return graph;
+    cudaGraph_t graph = nullptr;
+    GPUBENCH_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+    return CudaGraph(graph);
   }
-  ~CudaGraph() {
-    if (graph_ != nullptr) cudaGraphDestroy(graph_);
-  }
-  CudaGraph(CudaGraph&& other) noexcept : graph_(std::exchange(other.graph_, nullptr)) {}
-  CudaGraph(const CudaGraph&) = delete;
-  CudaGraph& operator=(const CudaGraph&) = delete;
-  CudaGraph& operator=(CudaGraph&&) = delete;
 
-  cudaGraph_t get() const { return graph_; }
+  cudaGraph_t get() const { return graph_.get(); }
 
  private:
-  CudaGraph() = default;
-  cudaGraph_t graph_ = nullptr;
+  explicit CudaGraph(cudaGraph_t graph) : graph_(graph) {}
+
+  detail::CudaHandle<cudaGraph_t, cudaGraphDestroy> graph_;
 };
 
 class CudaGraphExec {
  public:
-  explicit CudaGraphExec(const CudaGraph& graph) { GPUBENCH_CUDA_CHECK(cudaGraphInstantiate(&exec_, graph.get(), 0)); }
-  ~CudaGraphExec() {
-    if (exec_ != nullptr) cudaGraphExecDestroy(exec_);
-  }
-  CudaGraphExec(CudaGraphExec&& other) noexcept : exec_(std::exchange(other.exec_, nullptr)) {}
-  CudaGraphExec(const CudaGraphExec&) = delete;
-  CudaGraphExec& operator=(const CudaGraphExec&) = delete;
-  CudaGraphExec& operator=(CudaGraphExec&&) = delete;
+  // cudaGraphInstantiate, and nothing else: gpubench-micro times this constructor (launch/graph_instantiate).
+  explicit CudaGraphExec(const CudaGraph& graph) : exec_(instantiate(graph)) {}
 
-  void launch(cudaStream_t stream) const { GPUBENCH_CUDA_CHECK(cudaGraphLaunch(exec_, stream)); }
+  void launch(cudaStream_t stream) const { GPUBENCH_CUDA_CHECK(cudaGraphLaunch(exec_.get(), stream)); }
 
  private:
-  cudaGraphExec_t exec_ = nullptr;
+  static cudaGraphExec_t instantiate(const CudaGraph& graph) {
+    cudaGraphExec_t exec = nullptr;
+    GPUBENCH_CUDA_CHECK(cudaGraphInstantiate(&exec, graph.get(), 0));
+    return exec;
+  }
+
+  detail::CudaHandle<cudaGraphExec_t, cudaGraphExecDestroy> exec_;
 };
 
 }  // namespace gpubench

@@ -20,6 +20,16 @@ class EventTimer {
   void start(cudaStream_t stream) { GPUBENCH_CUDA_CHECK(cudaEventRecord(start_, stream)); }
   void stop(cudaStream_t stream) { GPUBENCH_CUDA_CHECK(cudaEventRecord(stop_, stream)); }
 
+  // Records the start event on `stream`, calls `enqueue` to put the work to time on it, records the stop
+  // event, and returns the seconds between the two once the work is done.
+  template <class Enqueue>
+  double time(cudaStream_t stream, Enqueue&& enqueue) {
+    start(stream);
+    enqueue();
+    stop(stream);
+    return seconds();
+  }
+
   // Waits for the stop event and returns the time between the two events.
   double seconds() const {
     GPUBENCH_CUDA_CHECK(cudaEventSynchronize(stop_));

@@ -26,15 +26,9 @@ using HostBufferLease = std::unique_ptr<HostBuffer, HostBufferRelease>;
 
 class PinnedHostPool {
  public:
-  PinnedHostPool() = default;  // tests make their own; benchmarks share instance()
+  PinnedHostPool() = default;  // gpubench-micro's is in ProcessResources (process_resources.hpp)
   PinnedHostPool(const PinnedHostPool&) = delete;
   PinnedHostPool& operator=(const PinnedHostPool&) = delete;
-
-  // The process's pool.
-  static PinnedHostPool& instance() {
-    static PinnedHostPool pool;
-    return pool;
-  }
 
   // An idle pinned buffer of `bytes` on `numa_node` if there is one, else a newly pinned one.
   HostBufferLease take(std::size_t bytes, int numa_node) {
@@ -87,10 +81,10 @@ inline void HostBufferRelease::operator()(HostBuffer* buffer) const {
   }
 }
 
-// Pinned memory from the pool; pageable memory of its own (mapped and touched anew each time, as a program's
+// Pinned memory from `pool`; pageable memory of its own (mapped and touched anew each time, as a program's
 // own pageable buffers are).
-inline HostBufferLease lease_host_buffer(std::size_t bytes, HostMemory kind, int numa_node) {
-  if (kind == HostMemory::Pinned) return PinnedHostPool::instance().take(bytes, numa_node);
+inline HostBufferLease lease_host_buffer(PinnedHostPool& pool, std::size_t bytes, HostMemory kind, int numa_node) {
+  if (kind == HostMemory::Pinned) return pool.take(bytes, numa_node);
   return HostBufferLease(new HostBuffer(bytes, kind, numa_node), HostBufferRelease{});
 }
 

@@ -7,6 +7,7 @@
 #include <cuda_fp16.h>
 
 #include <cstring>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -57,25 +58,47 @@ Architecture architecture() {
 
 std::string test_name(GemmPrecision precision) { return precision_name(precision); }
 
-class GemmProduct : public ::testing::TestWithParam<std::tuple<GemmPrecision, GemmShape>> {};
+GemmPrecision precision_of(GemmPrecision precision) { return precision; }
+GemmPrecision precision_of(const std::tuple<GemmPrecision, GemmShape>& param) { return std::get<0>(param); }
+
+// A test of one precision (and for some, one shape) that runs only on a GPU supporting the precision, with a
+// stream and a cuBLASLt handle made for it.
+template <class Param>
+class GemmTest : public ::testing::TestWithParam<Param> {
+ protected:
+  void SetUp() override {
+    GPUBENCH_REQUIRE_GPU();
+    SKIP_UNLESS_SUPPORTED(precision());
+    stream_.emplace();
+    handle_ = create_lt_handle();
+  }
+
+  GemmPrecision precision() const { return precision_of(this->GetParam()); }
+  cudaStream_t stream() const { return stream_->get(); }
+  cublasLtHandle_t handle() const { return handle_.get(); }
+
+ private:
+  std::optional<CudaStream> stream_;
+  LtHandle handle_;
+};
+
+class GemmProduct : public GemmTest<std::tuple<GemmPrecision, GemmShape>> {
+ protected:
+  GemmShape shape() const { return std::get<1>(GetParam()); }
+};
 
 TEST_P(GemmProduct, EveryHeuristicAlgorithmMatchesTheFp64Reference) {
-  GPUBENCH_REQUIRE_GPU();
-  const auto [precision, shape] = GetParam();
-  SKIP_UNLESS_SUPPORTED(precision);
-  CudaStream stream;
-  const LtHandle handle = create_lt_handle();
-  const GemmOperands operands(precision, shape, kSeed, stream.get());
-  const LtGemm gemm(handle.get(), operands);
+  const GemmOperands operands(precision(), shape(), kSeed, stream());
+  const LtGemm gemm(handle(), operands);
   const std::vector<LtAlgorithm> candidates = gemm.heuristic_candidates(kHeuristicCandidates);
   ASSERT_FALSE(candidates.empty()) << "cuBLASLt offers no algorithm";
-  const GemmSample sample = choose_sample(shape, kSeed);
+  const GemmSample sample = choose_sample(shape(), kSeed);
   int launched = 0;
   for (const LtAlgorithm& candidate : candidates) {
-    operands.poison_output(stream.get());
-    if (gemm.try_launch(candidate, stream.get()) != CUBLAS_STATUS_SUCCESS) continue;
+    operands.poison_output(stream());
+    if (gemm.try_launch(candidate, stream()) != CUBLAS_STATUS_SUCCESS) continue;
     ++launched;
-    const GemmCheck check = check_gemm(operands, sample, stream.get());
+    const GemmCheck check = check_gemm(operands, sample, stream());
     EXPECT_EQ(check.checked, sample.rows.size() * sample.cols.size());
     EXPECT_EQ(check.wrong, 0u) << "heuristic rank " << candidate.heuristic_rank << ": " << check.summary();
     EXPECT_LT(check.worst_error, check.tolerance / 4) << "the tolerance should leave a wide margin";
@@ -84,48 +107,33 @@ TEST_P(GemmProduct, EveryHeuristicAlgorithmMatchesTheFp64Reference) {
 }
 
 TEST_P(GemmProduct, TheChosenAlgorithmsTimedOutputPassesAndUnwrittenOutputFails) {
-  GPUBENCH_REQUIRE_GPU();
-  const auto [precision, shape] = GetParam();
-  SKIP_UNLESS_SUPPORTED(precision);
-  CudaStream stream;
-  const LtHandle handle = create_lt_handle();
-  const TunedGemm gemm(handle.get(), precision, shape, kSeed, stream.get());
+  const TunedGemm gemm(handle(), precision(), shape(), kSeed, stream());
   // The tuning leaves D poisoned: until a timed batch runs, every sampled element is NaN.
-  const GemmCheck unwritten = gemm.verify(stream.get());
+  const GemmCheck unwritten = gemm.verify(stream());
   EXPECT_EQ(unwritten.wrong, unwritten.checked) << unwritten.summary();
   EventTimer timer;
-  EXPECT_GT(gemm.time_batch(timer, stream.get()), 0.0);
-  const GemmCheck check = gemm.verify(stream.get());
+  EXPECT_GT(gemm.time_batch(timer, stream()), 0.0);
+  const GemmCheck check = gemm.verify(stream());
   EXPECT_EQ(check.wrong, 0u) << check.summary();
   EXPECT_EQ(gemm.params().count("algo_id"), 1u);
 }
 
 TEST_P(GemmProduct, ABurstWritesAVerifiedProduct) {
-  GPUBENCH_REQUIRE_GPU();
-  const auto [precision, shape] = GetParam();
-  SKIP_UNLESS_SUPPORTED(precision);
-  CudaStream stream;
-  const LtHandle handle = create_lt_handle();
-  const TunedGemm gemm(handle.get(), precision, shape, kSeed, stream.get());
+  const TunedGemm gemm(handle(), precision(), shape(), kSeed, stream());
   EventTimer timer;
-  EXPECT_GT(gemm.time_burst(3, 10, timer, stream.get()), 0.0);
-  const GemmCheck check = gemm.verify(stream.get());
+  EXPECT_GT(gemm.time_burst(3, 10, timer, stream()), 0.0);
+  const GemmCheck check = gemm.verify(stream());
   EXPECT_EQ(check.wrong, 0u) << check.summary();
 }
 
 TEST_P(GemmProduct, ATuningHandedOnIsTimedAsItIsAndVerifies) {
-  GPUBENCH_REQUIRE_GPU();
-  const auto [precision, shape] = GetParam();
-  SKIP_UNLESS_SUPPORTED(precision);
-  CudaStream stream;
-  const LtHandle handle = create_lt_handle();
-  const TunedGemm tuned(handle.get(), precision, shape, kSeed, stream.get());
-  const TunedGemm reused(handle.get(), precision, shape, kSeed, stream.get(), tuned.tuning());
+  const TunedGemm tuned(handle(), precision(), shape(), kSeed, stream());
+  const TunedGemm reused(handle(), precision(), shape(), kSeed, stream(), tuned.tuning());
   EXPECT_EQ(reused.params(), tuned.params()) << "same algorithm, batch and candidate count";
   EXPECT_GT(tuned.tuning().candidates_timed, 0u);
   EventTimer timer;
-  EXPECT_GT(reused.time_batch(timer, stream.get()), 0.0);
-  const GemmCheck check = reused.verify(stream.get());
+  EXPECT_GT(reused.time_batch(timer, stream()), 0.0);
+  const GemmCheck check = reused.verify(stream());
   EXPECT_EQ(check.wrong, 0u) << check.summary();
 }
 
@@ -159,28 +167,23 @@ void corrupt_output(const GemmOperands& operands, std::int64_t row, std::int64_t
   GPUBENCH_CUDA_CHECK(cudaMemcpy(element, bytes, size, cudaMemcpyHostToDevice));
 }
 
-class GemmVerifier : public ::testing::TestWithParam<GemmPrecision> {};
+class GemmVerifier : public GemmTest<GemmPrecision> {};
 
 TEST_P(GemmVerifier, CatchesOneCorruptedElement) {
-  GPUBENCH_REQUIRE_GPU();
-  const GemmPrecision precision = GetParam();
-  SKIP_UNLESS_SUPPORTED(precision);
-  CudaStream stream;
-  const LtHandle handle = create_lt_handle();
-  const GemmOperands operands(precision, kNonSquare, kSeed, stream.get());
-  const LtGemm gemm(handle.get(), operands);
+  const GemmOperands operands(precision(), kNonSquare, kSeed, stream());
+  const LtGemm gemm(handle(), operands);
   const std::vector<LtAlgorithm> candidates = gemm.heuristic_candidates(1);
   ASSERT_FALSE(candidates.empty());
-  gemm.launch(candidates.front(), stream.get());
+  gemm.launch(candidates.front(), stream());
   const GemmSample sample = choose_sample(kNonSquare, kSeed);
-  ASSERT_EQ(check_gemm(operands, sample, stream.get()).wrong, 0u);
+  ASSERT_EQ(check_gemm(operands, sample, stream()).wrong, 0u);
 
   // Products of two values uniform in [-1, 1) average 1/4 in magnitude, so S is about K/4 and a change of
   // K/2 is an error of about 2: what a wrong tile would look like, not a rounding difference.
   const std::int64_t row = sample.rows[3];
   const std::int64_t col = sample.cols[5];
   corrupt_output(operands, row, col, static_cast<double>(kNonSquare.k) / 2);
-  const GemmCheck check = check_gemm(operands, sample, stream.get());
+  const GemmCheck check = check_gemm(operands, sample, stream());
   EXPECT_EQ(check.wrong, 1u) << check.summary();
   EXPECT_EQ(check.worst_row, row);
   EXPECT_EQ(check.worst_col, col);
@@ -191,29 +194,24 @@ TEST_P(GemmVerifier, CatchesOneCorruptedElement) {
 INSTANTIATE_TEST_SUITE_P(AllPrecisions, GemmVerifier, ::testing::ValuesIn(kGemmPrecisions),
                          [](const ::testing::TestParamInfo<GemmPrecision>& info) { return test_name(info.param); });
 
-class GemmThroughput : public ::testing::TestWithParam<GemmPrecision> {};
+class GemmThroughput : public GemmTest<GemmPrecision> {};
 
 TEST_P(GemmThroughput, IsPositiveAndBelowTheTheoreticalPeak) {
-  GPUBENCH_REQUIRE_GPU();
-  const GemmPrecision precision = GetParam();
-  SKIP_UNLESS_SUPPORTED(precision);
   const GemmShape shape{4096, 4096, 4096};
-  CudaStream stream;
-  const LtHandle handle = create_lt_handle();
-  const TunedGemm gemm(handle.get(), precision, shape, kSeed, stream.get());
+  const TunedGemm gemm(handle(), precision(), shape, kSeed, stream());
   EventTimer timer;
   double seconds = 0;
   constexpr int kBatches = 10;
-  for (int i = 0; i < kBatches; ++i) seconds += gemm.time_batch(timer, stream.get());
+  for (int i = 0; i < kBatches; ++i) seconds += gemm.time_batch(timer, stream());
   const double tflops = gemm_flops(shape) * kBatches * gemm.launches_per_batch() / seconds / 1e12;
-  EXPECT_EQ(gemm.verify(stream.get()).wrong, 0u);
+  EXPECT_EQ(gemm.verify(stream()).wrong, 0u);
   EXPECT_GT(tflops, 0.0);
   const Architecture arch = architecture();
-  const auto peak = gemm_peak_tflops(arch.major, arch.minor, arch.sm_count, arch.sm_clock_khz, precision);
+  const auto peak = gemm_peak_tflops(arch.major, arch.minor, arch.sm_count, arch.sm_clock_khz, precision());
   if (peak) {
     EXPECT_LT(tflops, *peak) << "measured " << tflops << " TFLOP/s against a theoretical " << *peak;
   }
-  ::testing::Test::RecordProperty(std::string(precision_name(precision)) + "_tflops", std::to_string(tflops));
+  ::testing::Test::RecordProperty(std::string(precision_name(precision())) + "_tflops", std::to_string(tflops));
 }
 
 INSTANTIATE_TEST_SUITE_P(AllPrecisions, GemmThroughput, ::testing::ValuesIn(kGemmPrecisions),

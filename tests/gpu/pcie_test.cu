@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "benchmarks/common/copy_gate.hpp"
+#include "benchmarks/common/cuda_event.hpp"
 #include "benchmarks/common/device_buffer.hpp"
 #include "benchmarks/common/event_timer.hpp"
 #include "benchmarks/common/host_affinity.hpp"
@@ -24,23 +25,12 @@
 namespace gpubench {
 namespace {
 
-// A timing-disabled event that a test can poll.
-class PollableEvent {
- public:
-  PollableEvent() { GPUBENCH_CUDA_CHECK(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming)); }
-  ~PollableEvent() { cudaEventDestroy(event_); }
-  PollableEvent(const PollableEvent&) = delete;
-  PollableEvent& operator=(const PollableEvent&) = delete;
-  cudaEvent_t get() const { return event_; }
-  bool done() const {
-    const cudaError_t status = cudaEventQuery(event_);
-    if (status != cudaErrorNotReady) GPUBENCH_CUDA_CHECK(status);
-    return status == cudaSuccess;
-  }
-
- private:
-  cudaEvent_t event_ = nullptr;
-};
+// Polls an event: true once the work before it is done.
+bool done(const CudaEvent& event) {
+  const cudaError_t status = cudaEventQuery(event.get());
+  if (status != cudaErrorNotReady) GPUBENCH_CUDA_CHECK(status);
+  return status == cudaSuccess;
+}
 
 int current_device() {
   int device = 0;
@@ -96,7 +86,7 @@ TEST(CopyGate, HoldsCopiesOnSeveralStreamsUntilOpenedRoundAfterRound) {
   HostBuffer source(bytes, HostMemory::Pinned, -1), destination(bytes, HostMemory::Pinned, -1);
   DeviceBuffer<unsigned char> device_destination(bytes), device_source(bytes);
   CudaStream gate_stream, h2d_stream, d2h_stream;
-  PollableEvent released, h2d_done, d2h_done;
+  CudaEvent released(cudaEventDisableTiming), h2d_done(cudaEventDisableTiming), d2h_done(cudaEventDisableTiming);
   CopyGate gate;
   for (int round = 0; round < 3; ++round) {
     SCOPED_TRACE("round " + std::to_string(round));
@@ -115,9 +105,9 @@ TEST(CopyGate, HoldsCopiesOnSeveralStreamsUntilOpenedRoundAfterRound) {
     GPUBENCH_CUDA_CHECK(cudaEventRecord(d2h_done.get(), d2h_stream.get()));
 
     std::this_thread::sleep_for(std::chrono::milliseconds(100));  // 8 MiB would have crossed in well under 1 ms
-    EXPECT_FALSE(released.done());
-    EXPECT_FALSE(h2d_done.done());
-    EXPECT_FALSE(d2h_done.done());
+    EXPECT_FALSE(done(released));
+    EXPECT_FALSE(done(h2d_done));
+    EXPECT_FALSE(done(d2h_done));
     gate.open();
     GPUBENCH_CUDA_CHECK(cudaEventSynchronize(h2d_done.get()));
     GPUBENCH_CUDA_CHECK(cudaEventSynchronize(d2h_done.get()));
@@ -196,7 +186,7 @@ TEST(PinnedHostPool, ReusesAReturnedBufferAndKeepsNoMoreIdleThanWasEverInUse) {
   EXPECT_EQ(pool.idle_bytes(), 3 * kMiB) << "three were in use at once";
   { const HostBufferLease small = pool.take(4096, -1); }
   EXPECT_EQ(pool.idle_bytes(), 3 * kMiB) << "over the most ever in use, the smallest idle buffer is freed";
-  { const HostBufferLease own = lease_host_buffer(4096, HostMemory::Pageable, -1); }
+  { const HostBufferLease own = lease_host_buffer(pool, 4096, HostMemory::Pageable, -1); }
   EXPECT_EQ(pool.idle_bytes(), 3 * kMiB) << "pageable buffers are not pooled";
 }
 

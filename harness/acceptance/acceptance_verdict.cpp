@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "benchmarks/common/metric_id.hpp"
 #include "harness/verdict/fleet.hpp"
 
 namespace gpubench {
@@ -48,7 +49,7 @@ AcceptanceReport judge_acceptance(const std::vector<int>& devices, const std::ve
       const Grade verdict = grade_of(v.kind);
       if (verdict == Grade::Pass) continue;
       const std::string reason = std::string(to_string(v.kind)) + " " + v.id + ": " + v.reason;
-      const auto gpu = split_gpu(v.id).second;
+      const auto gpu = MetricId(v.id).gpu();
       if (gpu && per_gpu.count(*gpu)) {
         worsen(per_gpu[*gpu]["performance"], verdict, reason);
       } else {

@@ -4,6 +4,7 @@
 #include <map>
 #include <vector>
 
+#include "benchmarks/common/metric_id.hpp"
 #include "harness/baseline/baseline_builder.hpp"
 #include "harness/report/text_table.hpp"
 #include "harness/results/statistics.hpp"
@@ -26,7 +27,7 @@ std::string percent(double fraction) { return format_number(100 * fraction, 2) +
 void print_baseline_summary(const Baseline& baseline, std::ostream& out) {
   std::map<std::string, FamilySummary> families;
   for (const auto& [id, metric] : baseline.metrics) {
-    FamilySummary& f = families[id.substr(0, id.find('/'))];
+    FamilySummary& f = families[MetricId(id).family()];
     ++f.metrics;
     f.gating += metric.gates;
     const double spread = metric.expected > 0 ? spread_between_runs(metric.run_values) / metric.expected : 0;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "benchmarks/common/metric_id.hpp"
+
 namespace gpubench {
 namespace {
 
@@ -36,7 +38,7 @@ int VerdictList::count(Tally tally) const {
 VerdictList verdict_list(const CheckReport& report) {
   VerdictList list{"gpubench check", "gpubench." + report.host, {}};
   for (const MetricVerdict& v : report.verdicts) {
-    const std::string family = v.id.substr(0, v.id.find('/'));
+    const std::string family = MetricId(v.id).family();
     const std::string message = std::string(to_string(v.kind)) + ": " + v.reason;
     list.verdicts.push_back({"gpubench." + family, v.id, to_string(v.kind), tally_of(v.kind), message, message});
   }

@@ -8,6 +8,7 @@
 #include <regex>
 #include <type_traits>
 
+#include "benchmarks/common/metric_id.hpp"
 #include "benchmarks/common/run_outcome.hpp"
 #include "harness/results/clock_events.hpp"
 #include "harness/results/failure_advice.hpp"
@@ -192,7 +193,7 @@ ImportedBenchmarks import_google_benchmark_json(const json& doc, const std::stri
     Metric m;
     m.benchmark = name;
     m.family = family;
-    m.id = name + "/" + run.label.figure;
+    m.id = MetricId(name, run.label.figure).text();
     m.device = run.label.device;
     m.unit = run.label.unit;
     m.better = run.label.better;

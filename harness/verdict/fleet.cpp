@@ -8,23 +8,9 @@
 #include "harness/baseline/tolerances.hpp"
 #include "harness/results/statistics.hpp"
 #include "harness/verdict/deviation.hpp"
-#include "harness/verdict/gpu_segment.hpp"
+#include "benchmarks/common/metric_id.hpp"
 
 namespace gpubench {
-std::pair<std::string, std::optional<int>> split_gpu(const std::string& metric_id) {
-  // The first segment after a '/' that is gpuN, as "gpu*".
-  for (std::size_t slash = metric_id.find('/'); slash != std::string::npos;) {
-    const std::size_t start = slash + 1;
-    const std::size_t end = metric_id.find('/', start);
-    const std::size_t length = (end == std::string::npos ? metric_id.size() : end) - start;
-    if (const std::optional<int> gpu = parse_gpu_segment(std::string_view(metric_id).substr(start, length))) {
-      return {metric_id.substr(0, start) + "gpu*" + metric_id.substr(start + length), gpu};
-    }
-    slash = end;
-  }
-  return {metric_id, std::nullopt};
-}
-
 FleetReport analyse_fleet(const std::vector<SourcedResults>& runs) {
   FleetReport report;
   report.nodes = static_cast<int>(runs.size());
@@ -62,7 +48,9 @@ FleetReport analyse_fleet(const std::vector<SourcedResults>& runs) {
   for (const SourcedResults& run : runs) {
     std::map<std::string, std::vector<const Metric*>> siblings;
     for (const Metric& m : run.results.metrics) {
-      const auto [generic, gpu] = split_gpu(m.id);
+      const MetricId id(m.id);
+      const std::string generic = id.with_any_gpu();
+      const std::optional<int> gpu = id.gpu();
       if (gpu) siblings[generic].push_back(&m);
     }
     for (const auto& [generic, metrics] : siblings) {
@@ -75,7 +63,7 @@ FleetReport analyse_fleet(const std::vector<SourcedResults>& runs) {
       for (const Metric* m : metrics) {
         const double deviation = (m->value - node_median) / node_median;
         if (worseness(deviation, m->better) <= tolerance) continue;
-        report.findings.push_back({"gpu", run.results.run.host, run.path, split_gpu(m->id).second, m->id, m->value,
+        report.findings.push_back({"gpu", run.results.run.host, run.path, MetricId(m->id).gpu(), m->id, m->value,
                                    node_median, deviation, m->unit,
                                    describe_deviation(deviation, "the median of this node's GPUs")});
       }

@@ -33,7 +33,4 @@ struct FleetReport {
 // outlier when it is worse than the median of its node's GPUs by more than the tolerance.
 FleetReport analyse_fleet(const std::vector<SourcedResults>& runs);
 
-// "memory/triad/1GiB/gpu3/bandwidth" -> "memory/triad/1GiB/gpu*/bandwidth" and 3; no gpuN: unchanged, nullopt.
-std::pair<std::string, std::optional<int>> split_gpu(const std::string& metric_id);
-
 }  // namespace gpubench

@@ -7,9 +7,9 @@
 #include <sstream>
 #include <tuple>
 
+#include "benchmarks/common/metric_id.hpp"
 #include "harness/results/statistics.hpp"
 #include "harness/verdict/deviation.hpp"
-#include "harness/verdict/gpu_segment.hpp"
 
 namespace gpubench {
 namespace {
@@ -24,17 +24,12 @@ struct PairMetric {
 };
 
 std::optional<PairMetric> parse_pair_metric(const Metric& metric) {
-  // prefix/gpuA-gpuB/name: the pair is the last segment but one, with something before it.
-  const std::string& id = metric.id;
-  const std::size_t last = id.rfind('/');
-  if (last == std::string::npos || last == 0 || last + 1 == id.size()) return std::nullopt;
-  const std::size_t before = id.rfind('/', last - 1);
-  if (before == std::string::npos || before == 0) return std::nullopt;
-  const std::optional<std::pair<int, int>> pair = parse_gpu_pair_segment(std::string_view(id).substr(before + 1, last - before - 1));
+  const MetricId id(metric.id);
+  const std::optional<std::pair<int, int>> pair = id.gpu_pair();
   if (!pair) return std::nullopt;
   if (!std::isfinite(metric.value) || metric.value <= 0) return std::nullopt;
   const auto link = metric.params.find("link");
-  return PairMetric{&metric, id.substr(0, before) + "/*/" + id.substr(last + 1), pair->first, pair->second,
+  return PairMetric{&metric, id.with_any_pair(), pair->first, pair->second,
                     link == metric.params.end() || link->second.empty() ? "unknown" : link->second};
 }
 

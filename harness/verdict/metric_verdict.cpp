@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "benchmarks/common/metric_id.hpp"
 #include "harness/baseline/gating.hpp"
 #include "harness/baseline/machine_kind.hpp"
 #include "harness/results/input_error.hpp"
@@ -138,8 +139,8 @@ CheckReport check_against_baseline(const ResultsDocument& results, const std::st
     v.unit = expected.unit;
     v.tolerance = expected.tolerance;
     // A metric id is its benchmark name plus the figure; a failure is recorded against the benchmark or family.
-    const std::string benchmark = id.substr(0, id.find_last_of('/'));
-    const std::string family = id.substr(0, id.find('/'));
+    const std::string benchmark = MetricId(id).benchmark();
+    const std::string family = MetricId(id).family();
     const Failure* failure = failed.count(benchmark) ? failed[benchmark] : (failed.count(family) ? failed[family] : nullptr);
     if (failure != nullptr) {
       v.kind = VerdictKind::Failed;

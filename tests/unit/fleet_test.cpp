@@ -50,21 +50,5 @@ TEST(Fleet, FlagsAGpuSlowerThanItsSiblings) {
   EXPECT_EQ(report.findings[0].metric, "memory/copy/1GiB/gpu2/bandwidth");
 }
 
-TEST(Fleet, SplitsTheGpuOutOfAnId) {
-  EXPECT_EQ(split_gpu("memory/triad/1GiB/gpu3/bandwidth").first, "memory/triad/1GiB/gpu*/bandwidth");
-  EXPECT_EQ(*split_gpu("memory/triad/1GiB/gpu3/bandwidth").second, 3);
-  EXPECT_FALSE(split_gpu("nccl/allreduce/ring/simple/1GiB/busbw").second.has_value());
-  EXPECT_EQ(*split_gpu("pcie/h2d/pinned/1GiB/gpu12").second, 12);
-}
-
-TEST(Fleet, AnIdTooOddForAGpuIndexIsNoGpuMetric) {
-  EXPECT_FALSE(split_gpu("memory/read/gpu99999999999/bandwidth").second.has_value());
-  EXPECT_FALSE(split_gpu("memory/read/gpu" + std::string(50000, '9')).second.has_value());
-  EXPECT_FALSE(split_gpu("gpu3/read").second.has_value()) << "the first segment is the family";
-  EXPECT_FALSE(split_gpu("memory/gpu3x/read").second.has_value());
-  EXPECT_EQ(split_gpu("memory/gpu1234567/gpu2/read").first, "memory/gpu1234567/gpu*/read");
-  EXPECT_FALSE(split_gpu(std::string(50000, 'x')).second.has_value());
-}
-
 }  // namespace
 }  // namespace gpubench

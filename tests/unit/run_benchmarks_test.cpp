@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -102,6 +103,19 @@ TEST_F(RunBenchmarks, ACrashedFamilyKeepsWhatFinishedAndFailsWhatItNeverReached)
   for (std::string line; std::getline(listed, line);) ++listings;
   EXPECT_EQ(listings, environments.size());
   EXPECT_LT(listings, variants);
+}
+
+// --log-dir under folders that do not exist yet: the whole path is made (a single mkdir once left every
+// benchmark failed, "not measured: memory failed", or ended in std::bad_alloc).
+TEST_F(RunBenchmarks, ALogFolderUnderMissingFoldersIsMadeWhole) {
+  RunOptions options = options_with_stand_in(kCrashingMicro);
+  options.filter = "^memory/";
+  options.log_dir = (dir_ / "nightly" / "logs" / "today").string();
+  const std::atomic<bool> stop{false};
+  ResultsDocument document;
+  run_benchmarks(options, {}, nullptr, RunObserver{}, stop, document);
+  ASSERT_EQ(document.metrics.size(), 1u) << "what the stand-in finished is read back from the log folder";
+  EXPECT_TRUE(std::filesystem::exists(dir_ / "nightly" / "logs" / "today" / "memory.stderr.log"));
 }
 
 TEST_F(RunBenchmarks, AFamilyTheMicroDoesNotListFailsWithTheReasonUnlessAFilterLeftItOut) {

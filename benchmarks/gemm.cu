@@ -3,7 +3,9 @@
 // Core speedup (TF32 over FP32). Inputs are random and quantised to the precision; the fastest of cuBLASLt's
 // heuristic candidates is timed (tuned_gemm.hpp), chosen once per process for each device, precision and shape;
 // every product is checked on a sample against an FP64 host reference (gemm_verify.hpp).
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -27,6 +29,7 @@
 #include "benchmarks/gemm/cublaslt_gemm.hpp"
 #include "benchmarks/gemm/gemm_peaks.hpp"
 #include "benchmarks/gemm/gemm_problem.hpp"
+#include "benchmarks/gemm/gemm_shape_list.hpp"
 #include "benchmarks/gemm/tuned_gemm.hpp"
 
 namespace gpubench {
@@ -87,6 +90,22 @@ std::vector<GemmShape> transformer_shapes() {
       {8192, 28672, 8192},   // 70B: MLP up (and gate) projection
       {8192, 8192, 28672},   // 70B: MLP down projection
   };
+}
+
+// The user's own shapes (GPUBENCH_GEMM_SHAPES, from `gpubench run --gemm-shapes`), in both suites, less those the
+// suite measures anyway. Throws std::invalid_argument for a list that is not one: gpubench-micro exits 2.
+std::vector<GemmShape> user_shapes(const std::vector<GemmShape>& measured_anyway) {
+  const char* text = std::getenv("GPUBENCH_GEMM_SHAPES");
+  if (text == nullptr) return {};
+  std::vector<GemmShape> shapes;
+  try {
+    for (const GemmShape& shape : parse_gemm_shape_list(text)) {
+      if (std::find(measured_anyway.begin(), measured_anyway.end(), shape) == measured_anyway.end()) shapes.push_back(shape);
+    }
+  } catch (const std::invalid_argument& error) {
+    throw std::invalid_argument(std::string("GPUBENCH_GEMM_SHAPES: ") + error.what());
+  }
+  return shapes;
 }
 
 struct DeviceArchitecture {
@@ -255,6 +274,7 @@ void register_gemm_benchmarks(const BenchmarkContext& context) {
   if (context.suite == Suite::Full) {
     for (const GemmShape& shape : transformer_shapes()) shapes.push_back(shape);
   }
+  for (const GemmShape& shape : user_shapes(shapes)) shapes.push_back(shape);
   for (GemmPrecision precision : kGemmPrecisions) {
     for (const GemmShape& shape : shapes) {
       register_per_device(context, std::string("gemm/") + precision_name(precision) + "/" + shape_name(shape),

@@ -1,5 +1,6 @@
 // gpubench-micro: an ordinary Google Benchmark executable; every --benchmark_* flag works.
 // Which GPUs: GPUBENCH_DEVICES=0,2 (default: all visible). Which suite: GPUBENCH_SUITE=quick|full (default full).
+// More GEMM shapes: GPUBENCH_GEMM_SHAPES=M,N,K:M,N,K (benchmarks/gemm/gemm_shape_list.hpp).
 // --gpubench_catalogue, alone, prints the family catalogue as JSON instead.
 #include <benchmark/benchmark.h>
 #include <cuda_runtime.h>
@@ -82,7 +83,12 @@ int main(int argc, char** argv) {
     context.devices.push_back({index, have_gpu ? nvml->device_for_cuda_index(index) : nullptr});
   }
 
-  for (RegisterFamily register_family : registrations) register_family(context);
+  try {
+    for (RegisterFamily register_family : registrations) register_family(context);
+  } catch (const std::invalid_argument& error) {  // a family's own setting (GPUBENCH_GEMM_SHAPES) is bad
+    std::fprintf(stderr, "gpubench-micro: %s\n", error.what());
+    return 2;
+  }
 
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;

@@ -14,6 +14,7 @@
 #include "harness/cli/device_list_option.hpp"
 #include "harness/cli/exit_codes.hpp"
 #include "harness/cli/filter_option.hpp"
+#include "harness/cli/gemm_shapes_option.hpp"
 #include "harness/environment/fingerprint.hpp"
 #include "harness/report/progress_display.hpp"
 #include "harness/report/run_summary.hpp"
@@ -31,6 +32,7 @@ struct RunArguments {
   std::string devices;
   std::string output;
   std::string log_dir;
+  std::string gemm_shapes;  // as GPUBENCH_GEMM_SHAPES reads it, checked by kGemmShapeList
   int repetitions = 0;
   int timeout_seconds = 0;
   std::vector<std::string> command_line;
@@ -49,6 +51,7 @@ int run_command(const RunArguments& args, const std::atomic<bool>& stop) {
   options.timeout = std::chrono::seconds(args.timeout_seconds);
   options.micro_path = default_micro_path();
   options.devices = selected_devices(args.devices, cuda.device_count);
+  options.gemm_shapes = parse_gemm_shape_list(args.gemm_shapes);
 
   ResultsDocument document = start_results_document(args.command_line, args.suite, options.devices, nvml.get(), nvml_error);
   const std::string output = args.output.empty() ? default_output_stem(document) + ".json" : args.output;
@@ -85,6 +88,10 @@ void add_run_command(CLI::App& app, CommandState& state) {
   run->add_option("--devices", args->devices, "GPUs to use, e.g. 0,1 or 0-3 (default: all)")->check(kDeviceListSyntax);
   run->add_option("-o,--output", args->output, "results file (default: gpubench-HOST-TIME.json)");
   run->add_option("--log-dir", args->log_dir, "where each family's raw output goes (default: OUTPUT.logs)");
+  run->add_option("--gemm-shapes", args->gemm_shapes,
+                  "also measure GEMM at these shapes, in every precision, as gemm/PRECISION/MxNxK: a list "
+                  "M,N,K[:M,N,K...] or a file with one M,N,K a line")
+      ->check(kGemmShapeList);
   run->add_option("--repetitions", args->repetitions, "repetitions per benchmark (default: 3 quick, 5 full)")->check(CLI::Range(1, 1000));
   run->add_option("--timeout", args->timeout_seconds, "seconds per family variant (each NCCL combination is one) before it is stopped (default: per family)")->check(CLI::Range(1, 86400));
   run->callback([args, &state] {

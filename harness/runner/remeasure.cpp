@@ -4,6 +4,7 @@
 #include <regex>
 
 #include "benchmarks/common/nvml_library.hpp"
+#include "benchmarks/gemm/gemm_shape_list.hpp"
 
 namespace gpubench {
 
@@ -27,6 +28,11 @@ void remeasure(ResultsDocument& results, const std::vector<std::string>& metric_
   run.filter = filter;
   run.devices = results.run.devices;
   run.micro_path = options.micro_path;
+  std::vector<std::string> suspects;
+  for (const Metric& m : results.metrics) {
+    if (confirmations.count(m.id) != 0) suspects.push_back(m.benchmark);
+  }
+  run.gemm_shapes = gemm_shapes_named_in(suspects);  // a user's own shape exists only when asked for again
   std::vector<TelemetrySampler::Target> targets;
   for (int index : run.devices) targets.push_back({index, nvml ? nvml->device_for_cuda_index(index) : nullptr});
   for (int pass = 1; pass <= options.times && !stop; ++pass) {

@@ -61,6 +61,7 @@ void run_benchmarks(const RunOptions& options, const std::vector<TelemetrySample
       {"GPUBENCH_SUITE", options.suite},
       {"GPUBENCH_DEVICES", format_device_list(options.devices)},
   };
+  if (!options.gemm_shapes.empty()) child_env["GPUBENCH_GEMM_SHAPES"] = format_gemm_shape_list(options.gemm_shapes);
   // NVLink multicast (NVLS) can take a shared host's GPUs out of service; keep it off unless the operator chose.
   if (std::getenv("NCCL_NVLS_ENABLE") == nullptr) child_env["NCCL_NVLS_ENABLE"] = "0";
 

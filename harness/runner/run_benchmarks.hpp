@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "benchmarks/gemm/gemm_shape_list.hpp"
 #include "harness/results/results_document.hpp"
 #include "harness/results/run_observer.hpp"
 #include "harness/runner/suites.hpp"
@@ -23,6 +24,7 @@ struct RunOptions {
   std::string log_dir;              // per-family JSON, stdout and stderr
   int repetitions = 0;              // 0: the family's default for the suite
   std::chrono::seconds timeout{0};  // per family variant; 0: the family's default
+  std::vector<GemmShape> gemm_shapes;  // measured besides the suite's own (GPUBENCH_GEMM_SHAPES)
 };
 
 // Fills document.families, metrics, failures and skipped (document.run and environment are the caller's).

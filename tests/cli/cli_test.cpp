@@ -226,6 +226,37 @@ TEST(Cli, BadDevicesAreBadUsageEvenWithoutAGpu) {
   EXPECT_EQ(run({GPUBENCH_BINARY, "run", "--devices", "0"}, kNoGpu).exit_code, 3) << "a good list still looks for the GPU";
 }
 
+// run --gemm-shapes: a model's own shapes reach gpubench-micro, which names a benchmark after each in every
+// precision; a bad list or file is bad usage before the GPU is looked for.
+TEST(Cli, GemmShapesAreCheckedUpFrontAndBecomeBenchmarks) {
+  const Outcome listed = run({GPUBENCH_MICRO_BINARY, "--benchmark_list_tests", "--benchmark_filter=^gemm/"},
+                             {{"GPUBENCH_SUITE", "quick"}, {"GPUBENCH_GEMM_SHAPES", "1000,2000,3000:4096,4096,4096"}});
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  for (const char* name : {"gemm/bf16/1000x2000x3000/gpu0", "gemm/fp8_e4m3/1000x2000x3000/gpu0", "gemm/fp32/1000x2000x3000/gpu0"}) {
+    EXPECT_NE(listed.out.find(std::string(name) + "/"), std::string::npos) << name << " in\n" << listed.out;
+  }
+  const std::string square = "gemm/bf16/4096x4096x4096/gpu0/";
+  EXPECT_EQ(listed.out.find(square), listed.out.rfind(square)) << "a shape the suite has is registered once";
+  const Outcome bad_env = run({GPUBENCH_MICRO_BINARY, "--benchmark_list_tests"}, {{"GPUBENCH_GEMM_SHAPES", "1000,2000"}});
+  EXPECT_EQ(bad_env.exit_code, 2);
+  EXPECT_NE(bad_env.err.find("GPUBENCH_GEMM_SHAPES"), std::string::npos) << bad_env.err;
+
+  for (const char* bad : {"1000,2000", "0,1,1", "/no/such/shapes.txt"}) {
+    const Outcome o = run({GPUBENCH_BINARY, "run", "--gemm-shapes", bad}, kNoGpu);
+    EXPECT_EQ(o.exit_code, 2) << bad << ": " << o.err;
+    EXPECT_NE(o.err.find("--gemm-shapes"), std::string::npos) << o.err;
+  }
+  const std::string file = "/tmp/gpubench-shapes-" + std::to_string(getpid()) + ".txt";
+  std::ofstream(file) << "# Llama-2-7B MLP\n8192,11008,4096\n8192,4096,oops\n";
+  const Outcome from_file = run({GPUBENCH_BINARY, "run", "--gemm-shapes", file}, kNoGpu);
+  EXPECT_EQ(from_file.exit_code, 2) << from_file.err;
+  EXPECT_NE(from_file.err.find(file), std::string::npos) << "names the file: " << from_file.err;
+  EXPECT_NE(from_file.err.find("8192,4096,oops"), std::string::npos) << "and the item: " << from_file.err;
+  std::ofstream(file) << "8192,11008,4096\n";
+  EXPECT_EQ(run({GPUBENCH_BINARY, "run", "--gemm-shapes", file}, kNoGpu).exit_code, 3) << "a good file: on to the GPU";
+  std::remove(file.c_str());
+}
+
 TEST(Cli, StressRefusesANonsenseTemperatureLimit) {
   for (const char* limit : {"nan", "inf", "-1000", "0", "1000"}) {
     const Outcome o = run({GPUBENCH_BINARY, "stress", "--max-temperature", limit}, kNoGpu);

@@ -30,6 +30,7 @@
 #include "benchmarks/gemm/gemm_peaks.hpp"
 #include "benchmarks/gemm/gemm_problem.hpp"
 #include "benchmarks/gemm/gemm_shape_list.hpp"
+#include "benchmarks/gemm/shape_search.hpp"
 #include "benchmarks/gemm/tuned_gemm.hpp"
 
 namespace gpubench {
@@ -269,6 +270,100 @@ void run_tensor_core_speedup(benchmark::State& state, const BenchmarkContext& co
   report_figure(state, tf32_tflops / fp32_tflops, std::nullopt, label);
 }
 
+// The search's sustained ranking, made once per process for each device and precision (its first repetition);
+// every repetition then times the finalists as bursts from idle.
+struct ShapeSearch {
+  std::vector<ShapeThroughput> finalists;
+  std::size_t shapes_searched = 0;
+};
+
+struct ShapeSearchesOfThisProcess {
+  std::map<std::pair<int, GemmPrecision>, ShapeSearch> by_device_and_precision;
+};
+
+const ShapeSearch& search_once(const BenchmarkContext& context, int device, cublasLtHandle_t handle,
+                               GemmPrecision precision, cudaStream_t stream) {
+  auto& searches = context.resources->family_state<ShapeSearchesOfThisProcess>().by_device_and_precision;
+  const auto key = std::make_pair(device, precision);
+  if (const auto known = searches.find(key); known != searches.end()) return known->second;
+  ShapeSearch search;
+  std::vector<ShapeThroughput> measured;
+  EventTimer timer;
+  for (const GemmShape& shape : search_grid()) {
+    if (memory_shortfall(device_bytes(precision, shape))) continue;  // larger than this GPU: not a candidate
+    std::optional<TunedGemm> gemm;
+    emplace_tuned(context, gemm, device, handle, precision, shape, stream);
+    const double seconds = gemm->time_batch(timer, stream);
+    measured.push_back({shape, gemm_flops(shape) * gemm->launches_per_batch() / seconds / 1e12});
+    ++search.shapes_searched;
+  }
+  search.finalists = fastest(std::move(measured), kSearchFinalists);
+  return searches.emplace(key, std::move(search)).first->second;
+}
+
+// The most this GPU reaches in the precision, on the best shape of the search grid, timed in bursts from idle.
+void run_max_achievable(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& device,
+                        GemmPrecision precision) {
+  const DeviceArchitecture arch = read_architecture(device.index);
+  if (const auto reason = unsupported_reason(arch.major, arch.minor, precision)) {
+    skip_benchmark(state, *reason);
+    return;
+  }
+  CudaStream stream;
+  const LtHandle handle = create_lt_handle();
+  const ShapeSearch& search = search_once(context, device.index, handle.get(), precision, stream.get());
+  if (search.finalists.empty()) {
+    skip_benchmark(state, "no shape of the search grid fits this GPU's memory");
+    return;
+  }
+  // Made in place: a TunedGemm's cuBLASLt descriptors point into its own operands, so it cannot move.
+  std::vector<std::optional<TunedGemm>> finalists(search.finalists.size());
+  for (std::size_t i = 0; i < finalists.size(); ++i) {
+    emplace_tuned(context, finalists[i], device.index, handle.get(), precision, search.finalists[i].shape, stream.get());
+  }
+  EventTimer timer;
+  std::size_t best = 0;
+  double best_tflops = 0;
+  run_timed_iterations(state, [&] {
+    double seconds = 0;
+    for (std::size_t i = 0; i < finalists.size(); ++i) {
+      stream.synchronize();
+      std::this_thread::sleep_for(kIdleBeforeBurst);  // untimed
+      const double burst = finalists[i]->time_burst(kBurstWarmups, kBurstLaunches, timer, stream.get());
+      const double tflops = gemm_flops(search.finalists[i].shape) * kBurstLaunches / burst / 1e12;
+      if (tflops > best_tflops) {
+        best_tflops = tflops;
+        best = i;
+      }
+      seconds += burst;
+    }
+    return seconds;
+  });
+  report_clocks(state, context, device);
+  for (std::size_t i = 0; i < finalists.size(); ++i) {
+    const GemmCheck check = finalists[i]->verify(stream.get());
+    if (check.wrong > 0) {
+      fail_benchmark(state, FailureKind::WrongResult, "verification failed: " + std::string(precision_name(precision)) + " " +
+                                                          shape_name(search.finalists[i].shape) + ": " + check.summary());
+      return;
+    }
+  }
+  FigureLabel label{"tflops", "TFLOP/s", Better::Higher, device.index, finalists[best]->params()};
+  add_check_params(label.params, finalists[best]->verify(stream.get()), "");
+  label.params.erase("launches_per_iteration");
+  label.params["best_shape"] = shape_name(search.finalists[best].shape);
+  label.params["best_shape_sustained_tflops"] = significant_digits(search.finalists[best].tflops, 4);
+  label.params["shapes_searched"] = std::to_string(search.shapes_searched);
+  std::string finalist_names;
+  for (const ShapeThroughput& f : search.finalists) finalist_names += (finalist_names.empty() ? "" : ",") + shape_name(f.shape);
+  label.params["finalists"] = finalist_names;
+  label.params["idle_before_burst_ms"] = std::to_string(kIdleBeforeBurst.count());
+  label.params["warmup_launches"] = std::to_string(kBurstWarmups);
+  label.params["timed_launches"] = std::to_string(kBurstLaunches);
+  label.params["sm_clock_max_khz"] = std::to_string(arch.sm_clock_khz);
+  report_figure(state, best_tflops, peak_for(arch, precision), label);
+}
+
 void register_gemm_benchmarks(const BenchmarkContext& context) {
   std::vector<GemmShape> shapes = square_shapes(context.suite);
   if (context.suite == Suite::Full) {
@@ -292,6 +387,18 @@ void register_gemm_benchmarks(const BenchmarkContext& context) {
                           run_gemm(state, context, device, precision, kBurstShape, GemmTiming::Burst);
                         },
                         kBurstsPerRepetition);
+  }
+  // The maximum achievable matmul, full suite only (about a minute a precision): the Tensor Core precisions, as
+  // CUDA-core FP32 at 16384^3 takes a fifth of a second a product.
+  if (context.suite == Suite::Full) {
+    for (GemmPrecision precision : kGemmPrecisions) {
+      if (precision == GemmPrecision::Fp32) continue;
+      register_per_device(context, std::string("gemm/max_achievable/") + precision_name(precision),
+                          [&context, precision](benchmark::State& state, const BenchmarkDevice& device) {
+                            run_max_achievable(state, context, device, precision);
+                          },
+                          1);
+    }
   }
   const GemmShape speedup_shape{8192, 8192, 8192};
   register_per_device(context, "gemm/tensor_core_speedup/" + shape_name(speedup_shape),

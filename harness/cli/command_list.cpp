@@ -1,5 +1,6 @@
 // gpubench list: the families, their benchmarks, and which suites run them.
 #include <iostream>
+#include <map>
 #include <memory>
 
 #include <nlohmann/json.hpp>
@@ -15,14 +16,18 @@ namespace {
 struct ListArguments {
   bool json = false;
   std::string filter;
+  std::string suite = "full";
 };
 
 int list_command(const ListArguments& args) {
   nlohmann::json out = nlohmann::json::array();
   for (const FamilySpec& family : family_catalogue()) {
+    if (args.suite == "quick" && !family.in_quick) continue;
     std::vector<std::string> benchmarks;
     for (const FamilyVariant& variant : family.variants) {
-      for (std::string& name : select_benchmarks(list_micro_benchmarks(default_micro_path(), variant.environment), family.name, args.filter)) {
+      std::map<std::string, std::string> environment = variant.environment;
+      environment["GPUBENCH_SUITE"] = args.suite;  // gpubench-micro names what that suite runs
+      for (std::string& name : select_benchmarks(list_micro_benchmarks(default_micro_path(), environment), family.name, args.filter)) {
         benchmarks.push_back(std::move(name));
       }
     }
@@ -44,6 +49,9 @@ int list_command(const ListArguments& args) {
 void add_list_command(CLI::App& app, CommandState& state) {
   auto args = std::make_shared<ListArguments>();
   CLI::App* list = app.add_subcommand("list", "list benchmark families, their benchmarks and suites");
+  list->add_option("--suite", args->suite, "the benchmarks this suite runs: quick or full")
+      ->check(CLI::IsMember({"quick", "full"}))
+      ->capture_default_str();
   list->add_flag("--json", args->json, "print JSON");
   list->add_option("--filter", args->filter, "only benchmarks whose name matches this regular expression")
       ->check(kFilterPattern);

@@ -86,6 +86,13 @@ TEST(Cli, ListWorksWithoutAGpu) {
   ASSERT_TRUE(families.is_array());
   EXPECT_EQ(families[0]["family"], "memory");
   EXPECT_EQ(families[0]["suites"], nlohmann::json({"quick", "full"}));
+  // --suite quick lists what the quick suite runs: the 8192^3 GEMM, not the full suite's 1024^3.
+  const Outcome quick = run({GPUBENCH_BINARY, "list", "--suite", "quick", "--filter", "^gemm/bf16/"}, kNoGpu);
+  ASSERT_EQ(quick.exit_code, 0) << quick.err;
+  EXPECT_NE(quick.out.find("gemm/bf16/8192x8192x8192/gpu0"), std::string::npos) << quick.out;
+  EXPECT_EQ(quick.out.find("gemm/bf16/1024x1024x1024/gpu0"), std::string::npos) << quick.out;
+  EXPECT_NE(outcome.out.find("gemm/bf16/1024x1024x1024/gpu0"), std::string::npos) << "the full suite by default";
+  EXPECT_EQ(run({GPUBENCH_BINARY, "list", "--suite", "medium"}, kNoGpu).exit_code, 2);
 }
 
 TEST(Cli, EnvWorksWithoutAGpuAndSaysWhy) {

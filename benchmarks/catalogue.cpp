@@ -59,6 +59,10 @@ const std::vector<FamilySpec>& family_catalogue() {
       {"cache", "L2 read bandwidth over working sets of 4 KiB to 512 MiB (the L2 size from the device); "
                 "shared-memory bandwidth, whole GPU and per SM",
        true, 3, 5, std::chrono::seconds(1200), kOneVariant, 0.05, 0.15, {}},
+      // Full suite: 25 benchmarks a GPU, about 150 s a GPU (the worst shapes take milliseconds a launch); the
+      // timeout covers eight.
+      {"blocksize", "STREAM triad over block sizes 32 to 1024 and blocks per SM; best launch over worst",
+       true, 3, 5, std::chrono::seconds(2400), kOneVariant, 0.05, 0.15, {}},
   };
   return families;
 }

@@ -136,7 +136,7 @@ void run_shared_read(benchmark::State& state, const BenchmarkContext& context, c
   label.params["launch"] = "grid" + std::to_string(grid) + "xblock" + std::to_string(kernels::kSharedReadBlock) +
                            " ld.shared.v4";
   label.params["sms"] = std::to_string(sm_count);
-  label.params["peak"] = "32 banks x 4 B per clock per SM at " + std::to_string(sm_clock_khz / 1000) + " MHz";
+  label.params["peak_from"] = "32 banks x 4 B per clock per SM at " + std::to_string(sm_clock_khz / 1000) + " MHz";
   if (figure == SharedFigure::PerSm) {
     report_figure(state, total_gbps / sm_count, shared_peak_gbps_per_sm(sm_clock_khz), label);
   } else {

@@ -61,12 +61,12 @@ void run_l2_read(benchmark::State& state, const BenchmarkContext& context, const
   report_clocks(state, context, device);
 
   const unsigned long long wrong = MismatchCounter().count(stream.get(), [&](unsigned long long* counter) {
-    GPUBENCH_CUDA_CHECK(kernels::count_l2_read_mismatches(args, threads, counter, stream.get()));
+    GPUBENCH_CUDA_CHECK(kernels::count_l2_read_mismatches(args, grid, counter, stream.get()));
   });
   if (wrong != 0) {
-    fail_benchmark(state, FailureKind::WrongResult,
-                   "verification failed: the XOR of what the threads loaded differs from the XOR of the working set "
-                   "they should have loaded");
+    fail_benchmark(state, FailureKind::WrongResult, "verification failed: " + std::to_string(wrong) + " of " +
+                                                        std::to_string(threads) +
+                                                        " threads' XOR of what they loaded differs from the working set's");
     return;
   }
 

@@ -25,9 +25,9 @@ int l2_read_blocks_per_sm();
 // Launches `grid` blocks of kL2ReadBlock threads; sink must hold grid * kL2ReadBlock words.
 cudaError_t launch_l2_read(const L2ReadArgs& args, int grid, cudaStream_t stream);
 
-// Adds 1 to *mismatches when the XOR of sink[0, threads) differs from the XOR of every word the launch of
-// `threads` threads should have loaded (each vector's words once for every time it was loaded).
-cudaError_t count_l2_read_mismatches(const L2ReadArgs& args, std::size_t threads, unsigned long long* mismatches,
+// Adds to *mismatches the number of threads of the launch of `grid` blocks whose sink word is not the XOR of the
+// words they should have loaded (recomputed on the device with plain loads). Run after the timed launches.
+cudaError_t count_l2_read_mismatches(const L2ReadArgs& args, int grid, unsigned long long* mismatches,
                                      cudaStream_t stream);
 
 }  // namespace gpubench::kernels

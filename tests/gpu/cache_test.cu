@@ -34,10 +34,10 @@ int device_attribute(cudaDeviceAttr attribute) {
   return value;
 }
 
-unsigned long long l2_mismatches(const kernels::L2ReadArgs& args, std::size_t threads) {
+unsigned long long l2_mismatches(const kernels::L2ReadArgs& args, int grid) {
   DeviceBuffer<unsigned long long> mismatches(1);
   GPUBENCH_CUDA_CHECK(cudaMemset(mismatches.get(), 0, mismatches.bytes()));
-  GPUBENCH_CUDA_CHECK(kernels::count_l2_read_mismatches(args, threads, mismatches.get(), nullptr));
+  GPUBENCH_CUDA_CHECK(kernels::count_l2_read_mismatches(args, grid, mismatches.get(), nullptr));
   return to_host(mismatches)[0];
 }
 
@@ -70,11 +70,11 @@ TEST_P(L2Read, EveryThreadXorsTheVectorsAHostReferenceSaysItLoads) {
     wrong += host_sink[t] != expected;
   }
   EXPECT_EQ(wrong, 0u) << "of " << threads << " threads";
-  EXPECT_EQ(l2_mismatches(args, threads), 0u);
+  EXPECT_EQ(l2_mismatches(args, kGrid), 0u);
 
   const std::uint32_t flipped = host_sink[threads / 2] ^ 0x100u;
   GPUBENCH_CUDA_CHECK(cudaMemcpy(sink.get() + threads / 2, &flipped, sizeof flipped, cudaMemcpyHostToDevice));
-  EXPECT_EQ(l2_mismatches(args, threads), 1u) << "one wrong sink word must fail the check";
+  EXPECT_EQ(l2_mismatches(args, kGrid), 1u) << "one wrong sink word is one wrong thread";
 }
 
 INSTANTIATE_TEST_SUITE_P(WorkingSets, L2Read, ::testing::Values(256u, 1000u, 5000u, 100003u));

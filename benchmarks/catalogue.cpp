@@ -56,6 +56,14 @@ const std::vector<FamilySpec>& family_catalogue() {
       // Timeout per variant; the full sweep takes ~550 s.
       {"nccl", "NCCL all-reduce, 8 B to 4 GiB, for each algorithm and protocol and NCCL's own choice",
        true, 3, 5, std::chrono::seconds(1200), nccl_variants(), 0.05, 0.15, {"allreduce/auto/auto/1GiB/"}},
+      // Full suite: 18 benchmarks a GPU, about 90 s a GPU; the timeout covers eight.
+      {"cache", "L2 read bandwidth over working sets of 4 KiB to 512 MiB (the L2 size from the device); "
+                "shared-memory bandwidth, whole GPU and per SM",
+       true, 3, 5, std::chrono::seconds(1200), kOneVariant, 0.05, 0.15, {}},
+      // Full suite: 25 benchmarks a GPU, about 150 s a GPU (the worst shapes take milliseconds a launch); the
+      // timeout covers eight.
+      {"blocksize", "STREAM triad over block sizes 32 to 1024 and blocks per SM; best launch over worst",
+       true, 3, 5, std::chrono::seconds(2400), kOneVariant, 0.05, 0.15, {}},
   };
   return families;
 }

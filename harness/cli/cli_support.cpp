@@ -42,22 +42,4 @@ std::string default_baseline_location() {
   return micro.substr(0, micro.find_last_of('/')) + "/../baselines";
 }
 
-std::chrono::seconds parse_duration(const std::string& text) {
-  std::size_t used = 0;
-  long long value = -1;
-  try {
-    value = std::stoll(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  const std::string unit = text.substr(used);
-  const long long scale = unit.empty() || unit == "s" ? 1 : unit == "m" ? 60 : unit == "h" ? 3600 : 0;
-  if (used == 0 || value <= 0 || scale == 0) {
-    throw std::invalid_argument("'" + text + "' is not a duration (use e.g. 90s, 10m or 1h)");
-  }
-  constexpr long long kLongest = 30LL * 24 * 3600;  // a month: also keeps deadlines far from overflowing
-  if (value > kLongest / scale) throw std::invalid_argument("'" + text + "' is longer than 30 days");
-  return std::chrono::seconds(value * scale);
-}
-
 }  // namespace gpubench

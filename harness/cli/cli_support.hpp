@@ -1,6 +1,6 @@
 #pragma once
 // Small pieces several commands share: loading results files, listing a directory, writing an output file
-// atomically, durations.
+// atomically.
 #include <atomic>
 #include <chrono>
 #include <functional>
@@ -23,7 +23,5 @@ std::vector<int> selected_devices(const std::string& devices_option, int visible
 // baselines/ directory of the source tree the binary was built in (build/gpubench -> baselines/).
 std::string default_baseline_location();
 
-// "90", "90s", "10m", "1h" -> seconds. Throws std::invalid_argument naming the text.
-std::chrono::seconds parse_duration(const std::string& text);
 
 }  // namespace gpubench

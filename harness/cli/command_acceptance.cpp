@@ -12,6 +12,7 @@
 #include "harness/acceptance/acceptance_verdict.hpp"
 #include "harness/baseline/machine_kind.hpp"
 #include "harness/cli/cli_support.hpp"
+#include "harness/cli/duration_text.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/device_list_option.hpp"
 #include "harness/cli/exit_codes.hpp"

@@ -1,6 +1,7 @@
 // gpubench check: a run against its baseline (or another run), or many runs against each other (--fleet).
 #include <unistd.h>
 
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 
@@ -26,6 +27,12 @@
 
 namespace gpubench {
 namespace {
+
+// https://no-color.org: a NO_COLOR that is present and not empty asks for no colour, as --no-color does.
+bool no_color_requested() {
+  const char* value = std::getenv("NO_COLOR");
+  return value != nullptr && *value != '\0';
+}
 
 struct CheckArguments {
   std::vector<std::string> results;
@@ -119,7 +126,7 @@ int check_command(const CheckArguments& args, const std::atomic<bool>& stop) {
   if (args.json) {
     std::cout << check_json(report).dump(2) << "\n";
   } else {
-    print_check_console(report, std::cout, !args.no_colour && isatty(STDOUT_FILENO));
+    print_check_console(report, std::cout, !args.no_colour && !no_color_requested() && isatty(STDOUT_FILENO));
   }
   return report.passed() ? kExitOk : kExitFailed;
 }
@@ -135,7 +142,7 @@ void add_check_command(CLI::App& app, CommandState& state) {
   check->add_option("--against", args->against, "another results file to use as the baseline")->check(CLI::ExistingFile);
   check->add_flag("--fleet", args->fleet, "compare runs from many nodes of one kind: flag slow nodes and slow GPUs");
   check->add_flag("--json", args->json, "print JSON instead of the table");
-  check->add_flag("--no-color", args->no_colour, "no colour even on a terminal");
+  check->add_flag("--no-color", args->no_colour, "no colour even on a terminal (as does a non-empty NO_COLOR)");
   check->add_option("--junit", args->junit, "also write JUnit XML (one test case per metric)");
   check->add_option("--markdown", args->markdown, "also write a Markdown summary");
   check->add_option("--prometheus", args->prometheus, "also write a node_exporter textfile");

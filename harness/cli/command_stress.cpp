@@ -7,6 +7,7 @@
 #include "benchmarks/common/device_selection.hpp"
 #include "benchmarks/common/nvml_library.hpp"
 #include "harness/cli/cli_support.hpp"
+#include "harness/cli/duration_text.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/device_list_option.hpp"
 #include "harness/cli/exit_codes.hpp"
@@ -75,7 +76,7 @@ int stress_command(const StressArguments& args, const CommandState& state) {
 void add_stress_command(CLI::App& app, CommandState& state) {
   auto args = std::make_shared<StressArguments>();
   CLI::App* stress = app.add_subcommand("stress", "burn-in: Tensor Core GEMM and memory test on every GPU, verified, with telemetry");
-  stress->add_option("--duration", args->duration, "how long: 90s, 10m, 1h")->capture_default_str();
+  stress->add_option("--duration", args->duration, "how long: 90s, 10m, 1h30m, 1d")->capture_default_str();
   stress->add_option("--devices", args->devices, "GPUs to use, e.g. 0,1 (default: all)")->check(kDeviceListSyntax);
   stress->add_option("-o,--output", args->output, "results file (default: gpubench-HOST-TIME-stress.json)");
   stress->add_option("--max-temperature", args->max_temperature_c, "fail a GPU that reaches this temperature (C)")

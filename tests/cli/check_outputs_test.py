@@ -119,6 +119,32 @@ class CheckOutputs(unittest.TestCase):
                       open(self.prom).read())
         self.assertGreater(samples, 8)
 
+    def test_colour_on_a_terminal_unless_no_color_is_set(self):
+        # https://no-color.org: a NO_COLOR that is present and not empty turns colour off, as --no-color does.
+        import pty
+        def on_a_terminal(extra_env):
+            main, child = pty.openpty()
+            env = dict(os.environ, **extra_env)
+            process = subprocess.run([GPUBENCH, "check", os.path.join(CHECK, "mixed.json"), "--baseline",
+                                      os.path.join(CHECK, "baseline.json")], stdout=child, stderr=subprocess.DEVNULL,
+                                     env=env, timeout=120)
+            os.close(child)
+            text = b""
+            while True:
+                try:
+                    chunk = os.read(main, 65536)
+                except OSError:  # the terminal's other end is closed: everything has been read
+                    break
+                if not chunk:
+                    break
+                text += chunk
+            os.close(main)
+            self.assertEqual(process.returncode, 1)
+            return text.decode()
+        self.assertIn("\033[", on_a_terminal({}))
+        self.assertNotIn("\033[", on_a_terminal({"NO_COLOR": "1"}))
+        self.assertIn("\033[", on_a_terminal({"NO_COLOR": ""}), "an empty NO_COLOR does not count")
+
     def test_console_table_worst_first_and_no_colour_in_a_pipe(self):
         result = run("check", os.path.join(CHECK, "mixed.json"), "--baseline", os.path.join(CHECK, "baseline.json"))
         self.assertEqual(result.returncode, 1)

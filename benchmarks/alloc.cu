@@ -94,8 +94,8 @@ void run_call_cost(benchmark::State& state, const BenchmarkContext& context, con
   report_clocks(state, context, device);
   if (misaligned != 0) {
     fail_benchmark(state, FailureKind::WrongResult,
-                   "verification failed: " + std::to_string(misaligned) + " of " + std::to_string(allocate_times.count()) +
-                       " blocks not aligned to " + std::to_string(kAllocationAlignment) + " bytes");
+                   "verification failed: " + std::to_string(misaligned) + " of " +
+                       std::to_string(allocate_times.count()) + " blocks not aligned to " + std::to_string(kAllocationAlignment) + " bytes");
     return;
   }
   const IterationTimes& times = call == Call::Allocate ? allocate_times : free_times;
@@ -205,10 +205,11 @@ void run_fragmentation(benchmark::State& state, const BenchmarkContext& context,
     return;
   }
   const std::size_t free_at_start = driver_free_bytes();
-  const std::size_t budget = std::min(free_at_start / kPatternShareOfFree, kMaxPatternBytes) / kGranularity * kGranularity;
+  const std::size_t budget =
+      std::min(free_at_start / kPatternShareOfFree, kMaxPatternBytes) / kGranularity * kGranularity;
   if (budget < 64 * kGranularity) {
     throw BenchmarkFailure(FailureKind::OutOfMemory, "only " + std::to_string(free_at_start >> 20) +
-                                                         " MiB of device memory free; stop other processes on this GPU");
+                                                         " MiB of device memory free; stop other processes");
   }
   Fragmentation last;
   run_timed_iterations(state, [&] { return host_seconds([&] { last = fragment_and_search(kind, budget); }); });

@@ -53,7 +53,9 @@ TEST_P(Allocator, TheSearchFindsABlockThatCanBeAllocated) {
 
 INSTANTIATE_TEST_SUITE_P(BothAllocators, Allocator,
                          ::testing::Values(AllocatorKind::CudaMalloc, AllocatorKind::StreamOrdered),
-                         [](const ::testing::TestParamInfo<AllocatorKind>& info) { return allocator_name(info.param); });
+                         [](const ::testing::TestParamInfo<AllocatorKind>& info) {
+                           return allocator_name(info.param);
+                         });
 
 TEST(StreamOrderedPool, KeepsFreedMemoryCachedAndGivesItBackWhenItGoes) {
   GPUBENCH_REQUIRE_GPU();

@@ -73,7 +73,8 @@ TEST(Overlap, APinnedCopyRunsWhileAKernelDoes) {
   GPUBENCH_REQUIRE_GPU();
   PinnedHostPool pool;
   CudaStream compute_stream, copy_stream;
-  const CopyJob copy(pool, Direction::HostToDevice, std::size_t{64} << 20, HostMemory::Pinned, -1, 5, copy_stream.get());
+  const std::size_t bytes = std::size_t{64} << 20;
+  const CopyJob copy(pool, Direction::HostToDevice, bytes, HostMemory::Pinned, -1, 5, copy_stream.get());
   const std::size_t words = std::size_t{1} << 20;
   DeviceBuffer<std::uint32_t> input(words), output(words);
   GPUBENCH_CUDA_CHECK(kernels::fill_random_bytes(input.get(), input.bytes(), 9, compute_stream.get()));

@@ -27,8 +27,8 @@ struct FakeAllocator {
 TEST(LargestAllocatable, FindsTheLargestGrantedMultipleOfTheGranularity) {
   for (std::size_t largest : {std::size_t{0}, 1 * kMiB, 2 * kMiB, 7 * kMiB, 1000 * kMiB, 1023 * kMiB, 1024 * kMiB}) {
     FakeAllocator allocator{largest, {}};
-    EXPECT_EQ(largest_allocatable(1024 * kMiB, 2 * kMiB, allocator), std::min(largest, 1024 * kMiB) / (2 * kMiB) * (2 * kMiB))
-        << largest;
+    const std::size_t expected = std::min(largest, 1024 * kMiB) / (2 * kMiB) * (2 * kMiB);
+    EXPECT_EQ(largest_allocatable(1024 * kMiB, 2 * kMiB, allocator), expected) << largest;
     for (std::size_t bytes : allocator.asked) {
       EXPECT_EQ(bytes % (2 * kMiB), 0u);
       EXPECT_LE(bytes, 1024 * kMiB) << "never asks past its bound";

@@ -55,11 +55,11 @@ const std::vector<FamilySpec>& family_catalogue() {
       // Timeout per variant; the full sweep takes ~550 s.
       {"nccl", "NCCL all-reduce, 8 B to 4 GiB, for each algorithm and protocol and NCCL's own choice",
        true, 3, 5, std::chrono::seconds(1200), nccl_variants(), 0.05, 0.15, {"allreduce/auto/auto/1GiB/"}},
-      // The quick suite takes about 3 s a GPU; overlap efficiency is a difference of times, so looser.
+      // Quick suite estimated at 1-2 s a GPU (not yet timed on one); efficiency is a difference of times, so looser.
       {"overlap", "compute-copy overlap: a kernel sized to last as long as its H2D and D2H copies, on separate streams "
                   "against one stream, pinned and pageable",
        true, 3, 5, std::chrono::seconds(600), kOneVariant, 0.10, 0.15, {}},
-      // Host-side call costs in microseconds (the looser tolerance); the quick suite takes about 3 s a GPU.
+      // Host-side call costs in microseconds (the looser tolerance); quick suite estimated at about 1 s a GPU.
       {"alloc", "cudaMalloc/cudaFree against the stream-ordered pool allocator, 4 KiB to 1 GiB; the largest block "
                 "left after a fragmenting pattern, against the free memory",
        true, 3, 5, std::chrono::seconds(600), kOneVariant, 0.10, 0.25, {}},

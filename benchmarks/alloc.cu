@@ -67,6 +67,7 @@ void run_call_cost(benchmark::State& state, const BenchmarkContext& context, con
     return;
   }
   DeviceAllocator allocator(kind);
+  std::size_t allocated = 0;
   std::size_t misaligned = 0;
   // One block allocated and freed; the seconds of each call. The release is waited for, untimed, so that no
   // work is left queued behind a stream-ordered free when the next allocation is timed.
@@ -77,6 +78,7 @@ void run_call_cost(benchmark::State& state, const BenchmarkContext& context, con
       throw BenchmarkFailure(FailureKind::OutOfMemory, "could not allocate " + size_name(bytes) + " with " +
                                                            allocator_description(kind));
     }
+    ++allocated;
     misaligned += reinterpret_cast<std::uintptr_t>(block) % kAllocationAlignment != 0 ? 1 : 0;
     const double free_seconds = host_seconds([&] { allocator.release(block); });
     allocator.synchronize();
@@ -94,8 +96,8 @@ void run_call_cost(benchmark::State& state, const BenchmarkContext& context, con
   report_clocks(state, context, device);
   if (misaligned != 0) {
     fail_benchmark(state, FailureKind::WrongResult,
-                   "verification failed: " + std::to_string(misaligned) + " of " +
-                       std::to_string(allocate_times.count()) + " blocks not aligned to " + std::to_string(kAllocationAlignment) + " bytes");
+                   "verification failed: " + std::to_string(misaligned) + " of " + std::to_string(allocated) +
+                       " blocks not aligned to " + std::to_string(kAllocationAlignment) + " bytes");
     return;
   }
   const IterationTimes& times = call == Call::Allocate ? allocate_times : free_times;

@@ -135,7 +135,8 @@ class OverlapWork {
 
   static std::string copy_failure(unsigned long long wrong, const CopyJob& job) {
     return "verification failed: " + std::to_string(wrong) + " differing 8-byte words in " +
-           std::to_string(job.bytes()) + " bytes copied " + direction_name(job.direction()) + " (" + host_memory_name(job.host().kind()) + ")";
+           std::to_string(job.bytes()) + " bytes copied " + direction_name(job.direction()) + " (" +
+           host_memory_name(job.host().kind()) + ")";
   }
 
   CudaStream compute_stream_;

@@ -106,7 +106,7 @@ void run_call_cost(benchmark::State& state, const BenchmarkContext& context, con
   label.params["allocator"] = allocator_description(kind);
   label.params["allocate_us"] = significant_digits(allocate_times.median_seconds() * 1e6, 4);
   label.params["free_us"] = significant_digits(free_times.median_seconds() * 1e6, 4);
-  label.params["timer"] = "host steady_clock around the one call; a stream-ordered free is waited for untimed";
+  label.params["timer"] = "host steady_clock around the one call, a stream-ordered free waited for untimed";
   label.params["statistic"] = times.statistic();
   report_figure(state, times.median_seconds() * 1e6, std::nullopt, label);
 }

@@ -199,7 +199,7 @@ void run_overlap(benchmark::State& state, const BenchmarkContext& context, const
   const benchmark::IterationCount iterations = state.iterations();
   FigureLabel label{"efficiency", "%", Better::Higher, device.index, {}};
   label.params["definition"] =
-      "(serial - concurrent) / min(compute alone, copies alone), sums of the timed iterations; 0 when concurrent "
+      "(serial - concurrent) / min(compute alone, copies alone), sums of the timed iterations, 0 when concurrent "
       "is slower than serial";
   label.params["copy_bytes"] = std::to_string(copy_bytes);
   label.params["copies"] = "H2D then D2H on one stream, separate from the kernel's";

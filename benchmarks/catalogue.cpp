@@ -64,6 +64,14 @@ const std::vector<FamilySpec>& family_catalogue() {
       // timeout covers eight.
       {"blocksize", "STREAM triad over block sizes 32 to 1024 and blocks per SM; best launch over worst",
        true, 3, 5, std::chrono::seconds(2400), kOneVariant, 0.05, 0.15, {}},
+      // Quick suite estimated at 1-2 s a GPU (not yet timed on one); efficiency is a difference of times, so looser.
+      {"overlap", "compute-copy overlap: a kernel sized to last as long as its H2D and D2H copies, on separate streams "
+                  "against one stream, pinned and pageable",
+       true, 3, 5, std::chrono::seconds(600), kOneVariant, 0.10, 0.15, {}},
+      // Host-side call costs in microseconds (the looser tolerance); quick suite estimated at about 1 s a GPU.
+      {"alloc", "cudaMalloc/cudaFree against the stream-ordered pool allocator, 4 KiB to 1 GiB; the largest block "
+                "left after a fragmenting pattern, against the free memory",
+       true, 3, 5, std::chrono::seconds(600), kOneVariant, 0.10, 0.25, {}},
   };
   return families;
 }

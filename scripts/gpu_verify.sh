@@ -7,6 +7,8 @@
 #                                                   SECS seconds from the start (3 make a baseline); ARGS go to
 #                                                   `gpubench run`; then a baseline from them and acceptance
 #                                                   against it when there is time
+#   scripts/gpu_verify.sh OUTDIR families           the micro-test families' GPU tests, their quick suite with two
+#                                                   --gemm-shapes, and the BF16 maximum-achievable search
 # OUTDIR gets verify.log (everything printed) and, by mode, tests.log, doctor.json, acceptance*.json, mpi.json,
 # single.json, or run1..N.json and baseline.json: at most eight files, as the device tool brings back.
 set -uo pipefail
@@ -90,6 +92,23 @@ case "$mode" in
       fi
     fi
     ;;
-  *) echo "unknown mode '$mode' (check or runs)"; exit 2 ;;
+  families)
+    step "GPU tests of the families added for the micro-tests issue (cache, blocksize, overlap, alloc)"
+    timeout 240 ./build/tests/gpubench_gpu_tests --gtest_color=no \
+      --gtest_filter='*L2Read*:*SharedRead*:*Cache*:*Blocksize*:*LaunchShape*:*Overlap*:*HashRounds*:*Alloc*:*Pool*:*LargestBlock*' \
+      >"$out/tests.log" 2>&1
+    echo "exit $?"; grep -E "^\[  (PASSED|FAILED|SKIPPED) |^\[==========\]|FAILED  \]" "$out/tests.log" | tail -12
+    step "their quick suite, with two GEMM shapes of a model's own"
+    started=$SECONDS
+    ./build/gpubench run --suite quick --filter '^(cache|blocksize|overlap|alloc|gemm/bf16/(8192x11008x4096|4096x4096x4096))/' \
+      --gemm-shapes 8192,11008,4096:4096,4096,4096 -o "$out/families.json" --log-dir "$logs/families" 2>&1 | tail -40
+    echo "exit ${PIPESTATUS[0]}, $((SECONDS - started)) s"
+    family_times "$out/families.json"
+    step "the maximum achievable BF16 matmul (full suite, one repetition)"
+    timeout 200 ./build/gpubench run --suite full --repetitions 1 --filter '^gemm/max_achievable/bf16/' \
+      -o "$out/max_achievable.json" --log-dir "$logs/max" 2>&1 | tail -8
+    python3 -c "import json; [print(m['id'], round(m['value'], 1), m['params'].get('best_shape'), m['params'].get('finalists')) for m in json.load(open('$out/max_achievable.json'))['metrics']]"
+    ;;
+  *) echo "unknown mode '$mode' (check, runs or families)"; exit 2 ;;
 esac
 step "done"

@@ -469,6 +469,50 @@ class Hardening(RefusesInput, unittest.TestCase):
             json.dump(doc, f)
         return path
 
+    def write_doc(self, name, doc):
+        path = os.path.join(self.tmp, name)
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        return path
+
+    def test_a_duplicate_metric_cannot_hide_a_regression(self):
+        # mixed.json holds a regressed write figure; a healthy copy of it appended once turned exit 1 into 0.
+        doc = json.load(open(os.path.join(CHECK, "mixed.json")))
+        healthy = json.load(open(os.path.join(CHECK, "healthy_1.json")))
+        write_id = next(m["id"] for m in doc["metrics"] if "/write/" in m["id"])
+        doc["metrics"].append(next(m for m in healthy["metrics"] if m["id"] == write_id))
+        path = self.write_doc("twice.json", doc)
+        self.assert_rejected(run("check", path, "--baseline", self.baseline), "twice.json", write_id)
+        self.assert_rejected(run("baseline", "create", path, path, path, "-o", os.path.join(self.tmp, "b.json")),
+                             "twice.json")
+
+    def test_garbage_samples_and_empty_runs_are_refused(self):
+        healthy = json.load(open(os.path.join(CHECK, "healthy_1.json")))
+        doc = json.loads(json.dumps(healthy))
+        doc["metrics"][0]["samples"] = [-1e308, doc["metrics"][0]["value"], 1e308]
+        self.assert_rejected(run("check", self.write_doc("samples.json", doc), "--baseline", self.baseline), "samples.json",
+                             "samples")
+        doc = json.loads(json.dumps(healthy))
+        doc["metrics"], doc["failures"], doc["skipped"] = [], [], []
+        self.assert_rejected(run("check", self.write_doc("empty.json", doc), "--baseline", self.baseline), "empty.json")
+        baseline = json.load(open(self.baseline))
+        baseline["metrics"] = {}
+        self.assert_rejected(run("check", os.path.join(CHECK, "healthy_1.json"), "--baseline",
+                                 self.write_doc("b.json", baseline)), "b.json")
+        baseline = json.load(open(self.baseline))
+        first = next(iter(baseline["metrics"]))
+        baseline["metrics"][first]["expected"] = 1e-320
+        self.assert_rejected(run("check", os.path.join(CHECK, "healthy_1.json"), "--baseline",
+                                 self.write_doc("tiny.json", baseline)), "tiny.json", "expected")
+
+    def test_junit_stays_well_formed_xml_whatever_the_ids_hold(self):
+        doc = json.load(open(os.path.join(CHECK, "healthy_1.json")))
+        doc["metrics"][0]["id"] = doc["metrics"][0]["benchmark"] + "/odd\uffff\u0001<&>\"'"
+        junit = os.path.join(self.tmp, "check.xml")
+        result = run("check", self.write_doc("odd.json", doc), "--baseline", self.baseline, "--junit", junit)
+        self.assertIn(result.returncode, (0, 1), result.stderr)
+        ET.parse(junit)  # raises on ill-formed XML
+
     def test_long_metric_ids_neither_crash_nor_throw(self):
         healthy = [os.path.join(CHECK, f"healthy_{i}.json") for i in (1, 2, 3)]
         long_id = self.write_with_id("long.json", "memory/" + "x" * 50000)

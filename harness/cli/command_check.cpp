@@ -90,6 +90,12 @@ void confirm_suspects(const CheckReport& report, ResultsDocument& results, const
 int check_command(const CheckArguments& args, const std::atomic<bool>& stop) {
   if (args.fleet) {
     if (args.confirm > 0) throw UsageError("--confirm re-measures one run's suspects; it does not apply to --fleet");
+    // Each of these judges one run against a reference; the fleet has none, so they are refused, not ignored.
+    for (const auto& [option, value] : {std::pair{"--against", &args.against}, std::pair{"--baseline", &args.baseline},
+                                        std::pair{"--junit", &args.junit}, std::pair{"--markdown", &args.markdown},
+                                        std::pair{"--prometheus", &args.prometheus}, std::pair{"--log-dir", &args.log_dir}}) {
+      if (!value->empty()) throw UsageError(std::string(option) + " does not apply to --fleet (use --json for a machine-readable report)");
+    }
     return fleet_command(args, stop);
   }
   if (args.results.size() != 1) throw UsageError("check takes one results file (or several with --fleet)");

@@ -95,6 +95,9 @@ void print_check_console(const CheckReport& report, std::ostream& out, bool colo
 
 void print_fleet(const FleetReport& report, std::ostream& out) {
   out << report.nodes << " runs, " << report.metrics_compared << " metrics with 3 or more nodes\n";
+  if (report.hosts == 1 && report.nodes > 1) {
+    out << "note: every run comes from one host, so a \"node\" outlier is one run of that machine against its others\n";
+  }
   TextTable table;
   for (const char* h : {"scope", "host", "metric", "value", "reference", "unit", "why"}) table.add_column(h);
   for (const FleetFinding& f : report.findings) {

@@ -39,7 +39,7 @@ nlohmann::json fleet_json(const FleetReport& report) {
                         {"reference", f.reference}, {"deviation", f.deviation}, {"unit", f.unit}, {"reason", f.reason}});
     if (f.gpu) findings.back()["gpu"] = *f.gpu;
   }
-  return {{"nodes", report.nodes}, {"metrics_compared", report.metrics_compared}, {"outliers", findings}};
+  return {{"nodes", report.nodes}, {"hosts", report.hosts}, {"metrics_compared", report.metrics_compared}, {"outliers", findings}};
 }
 
 nlohmann::json acceptance_json(const AcceptanceReport& report) {

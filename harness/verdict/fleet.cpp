@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "harness/baseline/tolerances.hpp"
@@ -14,6 +15,9 @@ namespace gpubench {
 FleetReport analyse_fleet(const std::vector<SourcedResults>& runs) {
   FleetReport report;
   report.nodes = static_cast<int>(runs.size());
+  std::set<std::string> hosts;
+  for (const SourcedResults& run : runs) hosts.insert(run.results.run.host);
+  report.hosts = static_cast<int>(hosts.size());
   struct Entry {
     const SourcedResults* run;
     const Metric* metric;

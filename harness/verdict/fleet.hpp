@@ -24,6 +24,7 @@ struct FleetFinding {
 
 struct FleetReport {
   int nodes = 0;
+  int hosts = 0;  // distinct hosts among the runs: one means the "nodes" are runs of one machine
   int metrics_compared = 0;
   std::vector<FleetFinding> findings;  // worst first
 };

@@ -303,6 +303,12 @@ class OtherCommands(unittest.TestCase):
         self.assertEqual(report["nodes"], 4)
         self.assertEqual(result.returncode, 1 if report["outliers"] else 0)
         self.assertIn("memory/write/1GiB/gpu0/bandwidth", {o["metric"] for o in report["outliers"]})
+        self.assertEqual(report["hosts"], 1)
+        self.assertIn("every run comes from one host", run("check", "--fleet", *files).stdout)
+        for option in ("--junit", "--markdown", "--prometheus", "--against", "--baseline"):
+            refused = run("check", "--fleet", *files, option, os.path.join(CHECK, "healthy_1.json"))
+            self.assertEqual(refused.returncode, 2, option + ": " + refused.stderr)
+            self.assertIn(option + " does not apply to --fleet", refused.stderr)
 
     def test_history_of_a_directory(self):
         # Ten healthy runs and the edited mixed.json: one odd run at the end is no change point.

@@ -67,6 +67,8 @@ struct GemmShape {
   std::int64_t k = 0;
 };
 
+constexpr bool operator==(const GemmShape& a, const GemmShape& b) { return a.m == b.m && a.n == b.n && a.k == b.k; }
+
 // "MxNxK", the params component of the metric id.
 inline std::string shape_name(const GemmShape& shape) {
   return std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" + std::to_string(shape.k);

@@ -38,8 +38,6 @@ GemmShape parse_shape(const std::string& item) {
 
 }  // namespace
 
-bool operator==(const GemmShape& a, const GemmShape& b) { return a.m == b.m && a.n == b.n && a.k == b.k; }
-
 std::vector<GemmShape> parse_gemm_shape_list(const std::string& text) {
   std::vector<GemmShape> shapes;
   std::size_t start = 0;

@@ -25,6 +25,4 @@ std::string format_gemm_shape_list(const std::vector<GemmShape>& shapes);
 // re-measurement registers a user's shape again.
 std::vector<GemmShape> gemm_shapes_named_in(const std::vector<std::string>& benchmarks);
 
-bool operator==(const GemmShape& a, const GemmShape& b);
-
 }  // namespace gpubench

@@ -12,10 +12,12 @@ void remeasure(ResultsDocument& results, const std::vector<std::string>& metric_
                const NvmlLibrary* nvml, const std::atomic<bool>& stop, std::vector<std::string>& notes) {
   std::map<std::string, Confirmation> confirmations;
   std::string filter;
+  std::vector<std::string> suspects;  // their benchmarks
   for (const std::string& id : metric_ids) {
     for (const Metric& m : results.metrics) {
       if (m.id != id) continue;
       confirmations[id].metric = id;
+      suspects.push_back(m.benchmark);
       // Benchmark names are searched as a regex: escape them, and anchor, so only this one runs.
       filter += (filter.empty() ? "^(" : "|") + std::regex_replace(m.benchmark, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)");
     }
@@ -28,10 +30,6 @@ void remeasure(ResultsDocument& results, const std::vector<std::string>& metric_
   run.filter = filter;
   run.devices = results.run.devices;
   run.micro_path = options.micro_path;
-  std::vector<std::string> suspects;
-  for (const Metric& m : results.metrics) {
-    if (confirmations.count(m.id) != 0) suspects.push_back(m.benchmark);
-  }
   run.gemm_shapes = gemm_shapes_named_in(suspects);  // a user's own shape exists only when asked for again
   std::vector<TelemetrySampler::Target> targets;
   for (int index : run.devices) targets.push_back({index, nvml ? nvml->device_for_cuda_index(index) : nullptr});

@@ -139,8 +139,9 @@ CheckReport check_against_baseline(const ResultsDocument& results, const std::st
     v.unit = expected.unit;
     v.tolerance = expected.tolerance;
     // A metric id is its benchmark name plus the figure; a failure is recorded against the benchmark or family.
-    const std::string benchmark = MetricId(id).benchmark();
-    const std::string family = MetricId(id).family();
+    const MetricId parts(id);
+    const std::string benchmark = parts.benchmark();
+    const std::string family = parts.family();
     const Failure* failure = failed.count(benchmark) ? failed[benchmark] : (failed.count(family) ? failed[family] : nullptr);
     if (failure != nullptr) {
       v.kind = VerdictKind::Failed;

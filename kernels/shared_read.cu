@@ -4,10 +4,11 @@ namespace gpubench::kernels {
 namespace {
 
 // A load the compiler must issue every time it is written: the tile never changes, so plain loads of it would be
-// hoisted out of the rounds loop.
+// hoisted out of the rounds loop. `asm volatile` only binds the front end: ptxas still hoisted a plain ld.shared
+// (an H200 "read" 3.8 times its shared-memory peak), so the load itself is .volatile.
 __device__ __forceinline__ uint4 load_shared(const uint4* address) {
   uint4 x;
-  asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+  asm volatile("ld.volatile.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
                : "=r"(x.x), "=r"(x.y), "=r"(x.z), "=r"(x.w)
                : "r"(static_cast<std::uint32_t>(__cvta_generic_to_shared(address))));
   return x;

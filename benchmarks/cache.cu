@@ -1,19 +1,21 @@
 // L2 and shared-memory bandwidth. The L2 sweep reads working sets from a few KiB to several times the L2 size
 // with 16-byte loads that bypass L1, so the cliff where L2 stops holding the working set shows; the L2 size the
-// device reports goes with every figure. The shared-memory kernel reads a tile of each block's shared memory
-// with conflict-free 16-byte loads, reported for the whole GPU and per SM. Inputs are random; every sink is
-// checked after the timed launches. What each figure is compared with: benchmarks/cache/cache_peaks.hpp.
+// device reports goes with every figure. The chunked L2 read measures working sets well inside L2 the way the
+// public measurement it is compared with does (kernels/l2_chunk_read.cuh). The shared-memory kernel reads a tile
+// of each block's shared memory with conflict-free 16-byte loads, reported for the whole GPU and per SM. Inputs
+// are random; every sink is checked after the timed launches. What each figure is compared with: benchmarks/cache/cache_peaks.hpp.
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "benchmarks/cache/cache_peaks.hpp"
+#include "benchmarks/cache/l2_chunk_layout.hpp"
 #include "benchmarks/cache/shared_read_arithmetic.hpp"
 #include "benchmarks/cache/working_sets.hpp"
 #include "benchmarks/common/cuda_check.hpp"
 #include "benchmarks/common/device_buffer.hpp"
-#include "benchmarks/common/device_peaks.hpp"
 #include "benchmarks/common/event_timer.hpp"
 #include "benchmarks/common/family_registration.hpp"
 #include "benchmarks/common/mismatch_counter.hpp"
@@ -23,6 +25,7 @@
 #include "benchmarks/common/throughput.hpp"
 #include "benchmarks/common/timed_loop.hpp"
 #include "benchmarks/common/transfer_sizes.hpp"
+#include "kernels/l2_chunk_read.cuh"
 #include "kernels/l2_read.cuh"
 #include "kernels/random_fill.cuh"
 #include "kernels/shared_read.cuh"
@@ -73,18 +76,69 @@ void run_l2_read(benchmark::State& state, const BenchmarkContext& context, const
   const std::size_t l2_bytes = static_cast<std::size_t>(device_attribute(cudaDevAttrL2CacheSize, device.index));
   cudaDeviceProp props{};
   GPUBENCH_CUDA_CHECK(cudaGetDeviceProperties(&props, device.index));
-  const L2Reference reference =
-      l2_reference(fits_in_l2(working_set_bytes, l2_bytes), props.name, memory_peak_gbps(device.index));
+  const L2Reference reference = l2_reference(props.name);
   const std::size_t bytes_per_launch = l2_bytes_per_launch(threads, args.loads_per_thread);
   FigureLabel label{"bandwidth", "GB/s", Better::Higher, device.index, {}};
   label.params["working_set_bytes"] = std::to_string(working_set_bytes);
   label.params["l2_bytes"] = std::to_string(l2_bytes);
+  label.params["fits_in_l2"] = fits_in_l2(working_set_bytes, l2_bytes) ? "yes" : "no";
   label.params["working_set_over_l2"] = significant_digits(static_cast<double>(working_set_bytes) / l2_bytes, 3);
   label.params["bytes_per_launch"] = std::to_string(bytes_per_launch);
   label.params["launch"] = "grid" + std::to_string(grid) + "xblock" + std::to_string(kernels::kL2ReadBlock) +
                            "xunroll" + std::to_string(kernels::kL2ReadUnroll) + " ld.global.cg.v4";
   label.params["reference"] = reference.source;
   report_figure(state, gigabytes_per_second(static_cast<double>(bytes_per_launch), state.iterations(), timed_seconds),
+                reference.gbps, label);
+}
+
+static_assert(kernels::kL2ChunkWords * kL2ChunkLoadBytes == kL2ChunkBytes, "the host's chunk is the kernel's");
+
+void run_l2_chunk_read(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& device,
+                 std::size_t working_set_bytes) {
+  const std::optional<L2ChunkLayout> layout = l2_chunk_layout(working_set_bytes);
+  if (!layout) {
+    throw std::runtime_error("no chunked L2 read layout for a working set of " + std::to_string(working_set_bytes) +
+                             " bytes");
+  }
+  DeviceBuffer<uint2> data(working_set_bytes / kL2ChunkLoadBytes);
+  DeviceBuffer<std::uint32_t> sink(static_cast<std::size_t>(layout->chunks) * kernels::kL2ChunkBlock);
+  CudaStream stream;
+  GPUBENCH_CUDA_CHECK(kernels::fill_random_bytes(data.get(), data.bytes(), 21, stream.get()));
+  const kernels::L2ChunkReadArgs args{data.get(), layout->chunks, sink.get()};
+  const auto launch = [&] { GPUBENCH_CUDA_CHECK(kernels::launch_l2_chunk_read(args, layout->blocks, stream.get())); };
+  launch();  // warm-up: brings the working set into L2
+  GPUBENCH_CUDA_CHECK(cudaMemsetAsync(sink.get(), 0xFF, sink.bytes(), stream.get()));
+  EventTimer timer;
+  const double timed_seconds =
+      total_seconds_of_iterations(state, [&] { return timer.time(stream.get(), launch); });
+  report_clocks(state, context, device);
+
+  const unsigned long long wrong = MismatchCounter().count(stream.get(), [&](unsigned long long* counter) {
+    GPUBENCH_CUDA_CHECK(kernels::count_l2_chunk_read_mismatches(args, counter, stream.get()));
+  });
+  if (wrong != 0) {
+    fail_benchmark(state, FailureKind::WrongResult,
+                   "verification failed: " + std::to_string(wrong) + " of " + std::to_string(sink.count()) +
+                       " threads' XOR of what they loaded differs from the working set's");
+    return;
+  }
+
+  const std::size_t l2_bytes = static_cast<std::size_t>(device_attribute(cudaDevAttrL2CacheSize, device.index));
+  cudaDeviceProp props{};
+  GPUBENCH_CUDA_CHECK(cudaGetDeviceProperties(&props, device.index));
+  const L2Reference reference = l2_reference(props.name);
+  FigureLabel label{"bandwidth", "GB/s", Better::Higher, device.index, {}};
+  label.params["working_set_bytes"] = std::to_string(working_set_bytes);
+  label.params["l2_bytes"] = std::to_string(l2_bytes);
+  label.params["fits_in_l2"] = fits_in_l2(working_set_bytes, l2_bytes) ? "yes" : "no";
+  label.params["working_set_over_l2"] = significant_digits(static_cast<double>(working_set_bytes) / l2_bytes, 3);
+  label.params["bytes_per_launch"] = std::to_string(layout->bytes_per_launch);
+  label.params["launch"] = "grid" + std::to_string(layout->blocks) + "xblock" + std::to_string(kernels::kL2ChunkBlock) +
+                           ", " + std::to_string(layout->chunks) + " chunks of " + std::to_string(kL2ChunkBytes) +
+                           " bytes, ld.global.cg.v2";
+  label.params["reference"] = reference.source;
+  report_figure(state,
+                gigabytes_per_second(static_cast<double>(layout->bytes_per_launch), state.iterations(), timed_seconds),
                 reference.gbps, label);
 }
 
@@ -149,6 +203,12 @@ void register_cache_benchmarks(const BenchmarkContext& context) {
     register_per_device(context, "cache/l2_read/" + size_name(bytes),
                         [&context, bytes](benchmark::State& state, const BenchmarkDevice& device) {
                           run_l2_read(state, context, device, bytes);
+                        });
+  }
+  for (std::size_t bytes : l2_chunk_working_sets(context.suite)) {
+    register_per_device(context, "cache/l2_read_chunked/" + size_name(bytes),
+                        [&context, bytes](benchmark::State& state, const BenchmarkDevice& device) {
+                          run_l2_chunk_read(state, context, device, bytes);
                         });
   }
   const std::string tile = size_name(static_cast<std::size_t>(kernels::kSharedTileVectors) * 16);

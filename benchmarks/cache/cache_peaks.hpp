@@ -5,9 +5,11 @@
 // Programming Guide, "Compute Capability 5.x", Shared Memory, which the later capabilities' sections keep), so
 // 128 bytes per clock per SM, times the SM count and the SM clock the device reports.
 //
-// L2 has no documented rate. Where the working set fits in L2, the reference is the best public measurement for
-// that GPU, where one is known; where it does not fit, device memory serves the loads and the reference is the
-// DRAM peak (device_peaks.hpp). Public measurement: Dominik Ernst's gpu-benches, gpu-l2-cache, the results files
+// L2 has no documented rate. The reference of every point of the sweep is the best public measurement of L2 read
+// bandwidth for that GPU, where one is known, so the fraction falls where the working set leaves L2. It is not
+// the DRAM peak past L2's size: L2 keeps part of a working set somewhat larger than itself (an H200 read 64 MiB,
+// 1.3 times its L2, at 8 TB/s), so such a point can beat the DRAM peak by far and would be judged implausible.
+// Public measurement: Dominik Ernst's gpu-benches, gpu-l2-cache, the results files
 // https://github.com/te42kyfo/gpu-benches/blob/3088b3337998d1d9fff53c7af665f587af83a178/gpu-l2-cache/h200.txt and
 // .../70c3826d5f0999617878ceb5938dc546d7f68708/gpu-l2-cache/h100_pcie.txt: the highest "Eff. bw" for a data set
 // of 4 MiB or more. The files list smaller data sets too, at higher figures; they are left out because how much
@@ -51,8 +53,7 @@ struct L2Reference {
   std::string source;
 };
 
-inline L2Reference l2_reference(bool fits_in_l2, std::string_view device_name, double dram_peak_gbps) {
-  if (!fits_in_l2) return {dram_peak_gbps, "DRAM peak: the working set is larger than L2"};
+inline L2Reference l2_reference(std::string_view device_name) {
   if (const std::optional<PublicL2Measurement> measured = public_l2_measurement(device_name)) {
     return {measured->gbps, measured->source};
   }

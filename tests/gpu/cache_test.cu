@@ -5,12 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "benchmarks/cache/cache_peaks.hpp"
+#include "benchmarks/cache/l2_chunk_layout.hpp"
 #include "benchmarks/cache/working_sets.hpp"
 #include "benchmarks/common/device_buffer.hpp"
 #include "benchmarks/common/event_timer.hpp"
+#include "kernels/l2_chunk_read.cuh"
 #include "kernels/l2_read.cuh"
 #include "kernels/random_fill.cuh"
 #include "kernels/shared_read.cuh"
@@ -78,6 +81,60 @@ TEST_P(L2Read, EveryThreadXorsTheVectorsAHostReferenceSaysItLoads) {
 }
 
 INSTANTIATE_TEST_SUITE_P(WorkingSets, L2Read, ::testing::Values(256u, 1000u, 5000u, 100003u));
+
+unsigned long long l2_chunk_mismatches(const kernels::L2ChunkReadArgs& args) {
+  DeviceBuffer<unsigned long long> mismatches(1);
+  GPUBENCH_CUDA_CHECK(cudaMemset(mismatches.get(), 0, mismatches.bytes()));
+  GPUBENCH_CUDA_CHECK(kernels::count_l2_chunk_read_mismatches(args, mismatches.get(), nullptr));
+  return to_host(mismatches)[0];
+}
+
+// The smallest working set the chunked read takes, and one of an odd number of chunks.
+class L2ChunkRead : public ::testing::TestWithParam<std::size_t> {};
+
+TEST_P(L2ChunkRead, EveryThreadXorsTheWordsAHostReferenceSaysItLoads) {
+  GPUBENCH_REQUIRE_GPU();
+  const std::size_t working_set_bytes = GetParam();
+  const std::optional<L2ChunkLayout> layout = l2_chunk_layout(working_set_bytes);
+  ASSERT_TRUE(layout.has_value());
+  const std::size_t words = working_set_bytes / kL2ChunkLoadBytes;
+  const std::size_t chunks = layout->chunks;
+  DeviceBuffer<uint2> data(words);
+  DeviceBuffer<std::uint32_t> sink(chunks * kernels::kL2ChunkBlock);
+  GPUBENCH_CUDA_CHECK(kernels::fill_random_bytes(data.get(), data.bytes(), 41, nullptr));
+  GPUBENCH_CUDA_CHECK(cudaMemset(sink.get(), 0xFF, sink.bytes()));
+  const kernels::L2ChunkReadArgs args{data.get(), layout->chunks, sink.get()};
+  GPUBENCH_CUDA_CHECK(kernels::launch_l2_chunk_read(args, 3 * chunks, nullptr));
+  GPUBENCH_CUDA_CHECK(cudaDeviceSynchronize());
+
+  // Thread t of chunk c reads, from each of the chunk's pieces i, the two words t and t + block of piece
+  // i * chunks + c, a piece being two blocks' worth of words.
+  const std::vector<uint2> host_data = to_host(data);
+  const std::vector<std::uint32_t> host_sink = to_host(sink);
+  const std::size_t block = kernels::kL2ChunkBlock;
+  std::size_t wrong = 0;
+  for (std::size_t c = 0; c < chunks; ++c) {
+    for (std::size_t t = 0; t < block; ++t) {
+      std::uint32_t expected = 0;
+      for (std::size_t i = 0; i < kernels::kL2PiecesPerChunk; ++i) {
+        for (std::size_t half = 0; half < 2; ++half) {
+          const uint2 x = host_data[(i * chunks + c) * 2 * block + half * block + t];
+          expected ^= x.x ^ x.y;
+        }
+      }
+      wrong += host_sink[c * block + t] != expected;
+    }
+  }
+  EXPECT_EQ(wrong, 0u) << "of " << chunks * block << " threads";
+  EXPECT_EQ(l2_chunk_mismatches(args), 0u);
+
+  const std::size_t middle = chunks * block / 2;
+  const std::uint32_t flipped = host_sink[middle] ^ 0x100u;
+  GPUBENCH_CUDA_CHECK(cudaMemcpy(sink.get() + middle, &flipped, sizeof flipped, cudaMemcpyHostToDevice));
+  EXPECT_EQ(l2_chunk_mismatches(args), 1u) << "one wrong sink word is one wrong thread";
+}
+
+INSTANTIATE_TEST_SUITE_P(WorkingSets, L2ChunkRead, ::testing::Values(4 * kMiB, 9 * 512 * kKiB));
 
 TEST(SharedRead, EveryThreadSumsItsTileVectorsOncePerRound) {
   GPUBENCH_REQUIRE_GPU();

@@ -20,7 +20,9 @@ void print_fleet(const FleetReport& report, std::ostream& out);
 void print_acceptance(const AcceptanceReport& report, std::ostream& out);
 // A count per severity, then one line per finding (worst first, as given) with its fix beneath.
 void print_findings(const std::vector<Finding>& findings, std::ostream& out);
-// The runs numbered [1], [2], ...; a table of values and ratios against [1]; the metrics not in every run.
+// A legend of the runs, [1], [2], ..., each with its file, run id, host, GPUs and start; a table of values, each
+// later run's ratio against [1] and whether it is better or worse, beyond the noise or within it; the metrics not in
+// every run.
 void print_comparison(const Comparison& comparison, std::ostream& out);
 
 }  // namespace gpubench

@@ -3,6 +3,14 @@
 #include "harness/baseline/machine_kind.hpp"
 
 namespace gpubench {
+namespace {
+
+nlohmann::json run_label_json(const RunLabel& label) {
+  return {{"path", label.path}, {"run_id", label.run_id}, {"host", label.host}, {"gpus", label.gpus},
+          {"started_at", label.started_at}};
+}
+
+}  // namespace
 
 nlohmann::json check_json(const CheckReport& report) {
   nlohmann::json metrics = nlohmann::json::array();
@@ -67,12 +75,37 @@ nlohmann::json findings_json(const std::vector<Finding>& findings) {
 }
 
 nlohmann::json comparison_json(const Comparison& comparison) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (const ComparedRun& run : comparison.runs) {
+    nlohmann::json described = run_label_json(run.label);
+    described["key"] = run.key;
+    runs.push_back(described);
+  }
   nlohmann::json rows = nlohmann::json::array();
   for (const ComparisonRow& row : comparison.rows) {
-    rows.push_back({{"metric", row.metric}, {"unit", row.unit}, {"better", to_string(row.better)},
-                    {"values", row.values}, {"ratios", row.ratios}});
+    nlohmann::json against_first = nlohmann::json::array();
+    for (std::size_t r = 0; r < row.against_first.size(); ++r) {
+      const Difference& d = row.against_first[r];
+      against_first.push_back({{"run", comparison.runs[r + 1].key},
+                               {"direction", to_string(d.direction)},
+                               {"noise", to_string(d.noise)},
+                               {"p_value", d.p_value ? nlohmann::json(*d.p_value) : nullptr},
+                               {"repetitions", {d.first_repetitions, d.repetitions}}});
+    }
+    rows.push_back({{"metric", row.metric},
+                    {"unit", row.unit},
+                    {"better", to_string(row.better)},
+                    {"values", row.values},
+                    {"ratios", row.ratios},
+                    {"against_first", against_first}});
   }
-  return {{"runs", comparison.labels}, {"rows", rows}, {"not_shared", comparison.not_shared}};
+  return {{"runs", runs},
+          {"rows", rows},
+          {"not_shared", comparison.not_shared},
+          {"noise_test",
+           {{"test", "two-sided Mann-Whitney U"},
+            {"alpha", kNoiseAlpha},
+            {"fewest_repetitions", kFewestRepetitionsToTest}}}};
 }
 
 }  // namespace gpubench

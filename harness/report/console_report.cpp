@@ -7,6 +7,7 @@
 #include "benchmarks/common/device_selection.hpp"
 #include "harness/baseline/machine_kind.hpp"
 #include "harness/report/figure_text.hpp"
+#include "harness/report/show_cell_text.hpp"
 #include "harness/report/text_table.hpp"
 
 namespace gpubench {
@@ -187,6 +188,26 @@ void print_comparison(const Comparison& comparison, std::ostream& out) {
   if (!comparison.not_shared.empty()) {
     out << "\nNot in every run (not compared):\n";
     for (const std::string& line : comparison.not_shared) out << "  " << line << "\n";
+  }
+}
+
+void print_show(const ShowReport& report, std::ostream& out) {
+  out << describe(report.run) << "\n";
+  if (report.tables.empty()) out << "\nno metric, failure or skip to show\n";
+  for (const ShowTable& shown : report.tables) {
+    out << "\n" << shown.title << "\n";
+    TextTable table;
+    for (std::size_t c = 0; c < shown.columns.size(); ++c) {
+      const ShowColumn& column = shown.columns[c];
+      const TextTable::Align align = numeric_column(shown, c) ? TextTable::Align::Right : TextTable::Align::Left;
+      table.add_column(column_header(column), align, column.group);
+    }
+    for (const std::vector<ShowCell>& row : shown.rows) {
+      std::vector<std::string> cells;
+      for (const ShowCell& cell : row) cells.push_back(one_line(readable_cell(cell)));
+      table.add_row(std::move(cells));
+    }
+    table.print(out);
   }
 }
 

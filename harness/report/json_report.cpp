@@ -1,5 +1,7 @@
 #include "harness/report/json_report.hpp"
 
+#include <variant>
+
 #include "harness/baseline/machine_kind.hpp"
 
 namespace gpubench {
@@ -8,6 +10,13 @@ namespace {
 nlohmann::json run_label_json(const RunLabel& label) {
   return {{"path", label.path}, {"run_id", label.run_id}, {"host", label.host}, {"gpus", label.gpus},
           {"started_at", label.started_at}};
+}
+
+nlohmann::json cell_json(const ShowCell& cell) {
+  if (const auto* text = std::get_if<std::string>(&cell)) return *text;
+  if (const auto* count = std::get_if<std::uint64_t>(&cell)) return *count;
+  if (const auto* figure = std::get_if<double>(&cell)) return *figure;
+  return nullptr;
 }
 
 }  // namespace
@@ -106,6 +115,28 @@ nlohmann::json comparison_json(const Comparison& comparison) {
            {{"test", "two-sided Mann-Whitney U"},
             {"alpha", kNoiseAlpha},
             {"fewest_repetitions", kFewestRepetitionsToTest}}}};
+}
+
+nlohmann::json show_json(const ShowReport& report) {
+  nlohmann::json tables = nlohmann::json::array();
+  for (const ShowTable& table : report.tables) {
+    nlohmann::json columns = nlohmann::json::array();
+    for (const ShowColumn& column : table.columns) {
+      columns.push_back({{"name", column.name}, {"unit", column.unit}, {"group", column.group}});
+    }
+    nlohmann::json rows = nlohmann::json::array();
+    for (const std::vector<ShowCell>& row : table.rows) {
+      nlohmann::json cells = nlohmann::json::array();
+      for (const ShowCell& cell : row) cells.push_back(cell_json(cell));
+      rows.push_back(std::move(cells));
+    }
+    tables.push_back({{"kind", to_string(table.kind)},
+                      {"title", table.title},
+                      {"unit", table.unit},
+                      {"columns", columns},
+                      {"rows", rows}});
+  }
+  return {{"schema", "gpubench.show/1"}, {"run", run_label_json(report.run)}, {"tables", tables}};
 }
 
 }  // namespace gpubench

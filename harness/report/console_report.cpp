@@ -6,6 +6,8 @@
 
 #include "benchmarks/common/device_selection.hpp"
 #include "harness/baseline/machine_kind.hpp"
+#include "harness/report/figure_text.hpp"
+#include "harness/report/show_cell_text.hpp"
 #include "harness/report/text_table.hpp"
 
 namespace gpubench {
@@ -31,13 +33,22 @@ std::string one_line(std::string text) {
   return text;
 }
 
-// A measured figure with as many decimals as its size needs.
-std::string figure(double value) {
-  return format_number(value, std::fabs(value) >= 100 ? 1 : (std::fabs(value) >= 1 ? 2 : 4));
+std::string figure(const std::optional<double>& value) {
+  return value ? readable_figure(*value) : "";
 }
 
-std::string figure(const std::optional<double>& value) {
-  return value ? figure(*value) : "";
+// A later run against the first: "worse, beyond noise (p=0.029)", "better, within noise (p=0.412)",
+// "worse, too few repetitions (3 and 3)", "same".
+std::string judged(const Difference& difference) {
+  const std::string direction = to_string(difference.direction);
+  if (difference.direction == Direction::Same) return direction;
+  if (!difference.p_value) {
+    return direction + ", too few repetitions (" + std::to_string(difference.first_repetitions) + " and " +
+           std::to_string(difference.repetitions) + ")";
+  }
+  const double p = *difference.p_value;
+  const std::string p_text = p < 0.001 ? "p<0.001" : "p=" + format_number(p, 3);
+  return direction + (difference.noise == Noise::Beyond ? ", beyond noise (" : ", within noise (") + p_text + ")";
 }
 
 std::string where(const Finding& finding) {
@@ -149,27 +160,54 @@ void print_findings(const std::vector<Finding>& findings, std::ostream& out) {
 }
 
 void print_comparison(const Comparison& comparison, std::ostream& out) {
+  for (const ComparedRun& run : comparison.runs) out << run.key << " " << describe(run.label) << "\n";
+  out << "\n";
   TextTable table;
   table.add_column("metric");
   table.add_column("unit");
-  for (std::size_t r = 0; r < comparison.labels.size(); ++r) {
-    table.add_column("[" + std::to_string(r + 1) + "]", TextTable::Align::Right);
-    if (r > 0) table.add_column("[" + std::to_string(r + 1) + "]/[1]", TextTable::Align::Right);
+  table.add_column("better");
+  for (const ComparedRun& run : comparison.runs) table.add_column(run.key, TextTable::Align::Right);
+  const std::string& first = comparison.runs.front().key;
+  for (std::size_t r = 1; r < comparison.runs.size(); ++r) {
+    table.add_column(comparison.runs[r].key + "/" + first, TextTable::Align::Right);
+    table.add_column(comparison.runs[r].key + " against " + first);
   }
   for (const ComparisonRow& row : comparison.rows) {
-    std::vector<std::string> cells = {row.metric, row.unit};
-    for (std::size_t r = 0; r < row.values.size(); ++r) {
-      cells.push_back(figure(row.values[r]));
-      if (r > 0) cells.push_back(std::isfinite(row.ratios[r]) ? format_number(row.ratios[r], 3) : "-");
+    std::vector<std::string> cells = {row.metric, row.unit, to_string(row.better)};
+    for (double value : row.values) cells.push_back(readable_figure(value));
+    for (std::size_t r = 1; r < row.values.size(); ++r) {
+      cells.push_back(std::isfinite(row.ratios[r]) ? format_number(row.ratios[r], 3) : "-");
+      cells.push_back(judged(row.against_first[r - 1]));
     }
     table.add_row(cells);
   }
-  for (std::size_t r = 0; r < comparison.labels.size(); ++r) out << "[" << r + 1 << "] " << comparison.labels[r] << "\n";
-  out << "\n";
   table.print(out);
+  out << "\nagainst " << first << ": better or worse by each metric's direction; beyond or within the noise by a "
+      << "two-sided\nMann-Whitney U test of the repetitions (p < " << format_number(kNoiseAlpha, 2) << "), which needs "
+      << kFewestRepetitionsToTest << " or more repetitions a side\n";
   if (!comparison.not_shared.empty()) {
     out << "\nNot in every run (not compared):\n";
     for (const std::string& line : comparison.not_shared) out << "  " << line << "\n";
+  }
+}
+
+void print_show(const ShowReport& report, std::ostream& out) {
+  out << describe(report.run) << "\n";
+  if (report.tables.empty()) out << "\nno metric, failure or skip to show\n";
+  for (const ShowTable& shown : report.tables) {
+    out << "\n" << shown.title << "\n";
+    TextTable table;
+    for (std::size_t c = 0; c < shown.columns.size(); ++c) {
+      const ShowColumn& column = shown.columns[c];
+      const TextTable::Align align = numeric_column(shown, c) ? TextTable::Align::Right : TextTable::Align::Left;
+      table.add_column(column_header(column), align, column.group);
+    }
+    for (const std::vector<ShowCell>& row : shown.rows) {
+      std::vector<std::string> cells;
+      for (const ShowCell& cell : row) cells.push_back(one_line(readable_cell(cell)));
+      table.add_row(std::move(cells));
+    }
+    table.print(out);
   }
 }
 

@@ -1,12 +1,13 @@
 #pragma once
 // The console, for a person at a terminal: tables and lists, worst first. Serves `check` (and `check --fleet`),
-// `acceptance`, `doctor` and `compare`.
+// `acceptance`, `doctor`, `compare` and `show`.
 #include <ostream>
 #include <vector>
 
 #include "harness/acceptance/acceptance_verdict.hpp"
 #include "harness/doctor/finding.hpp"
 #include "harness/report/comparison.hpp"
+#include "harness/report/show_tables.hpp"
 #include "harness/verdict/fleet.hpp"
 #include "harness/verdict/metric_verdict.hpp"
 
@@ -20,7 +21,12 @@ void print_fleet(const FleetReport& report, std::ostream& out);
 void print_acceptance(const AcceptanceReport& report, std::ostream& out);
 // A count per severity, then one line per finding (worst first, as given) with its fix beneath.
 void print_findings(const std::vector<Finding>& findings, std::ostream& out);
-// The runs numbered [1], [2], ...; a table of values and ratios against [1]; the metrics not in every run.
+// A legend of the runs, [1], [2], ..., each with its file, run id, host, GPUs and start; a table of values, each
+// later run's ratio against [1] and whether it is better or worse, beyond the noise or within it; the metrics not in
+// every run.
 void print_comparison(const Comparison& comparison, std::ostream& out);
+// The run, then each table under its title, groups of columns (a collective's out_of_place and in_place) labelled
+// above their headers.
+void print_show(const ShowReport& report, std::ostream& out);
 
 }  // namespace gpubench

@@ -1,8 +1,25 @@
 #include "harness/report/json_report.hpp"
 
+#include <variant>
+
 #include "harness/baseline/machine_kind.hpp"
 
 namespace gpubench {
+namespace {
+
+nlohmann::json run_label_json(const RunLabel& label) {
+  return {{"path", label.path}, {"run_id", label.run_id}, {"host", label.host}, {"gpus", label.gpus},
+          {"started_at", label.started_at}};
+}
+
+nlohmann::json cell_json(const ShowCell& cell) {
+  if (const auto* text = std::get_if<std::string>(&cell)) return *text;
+  if (const auto* count = std::get_if<std::uint64_t>(&cell)) return *count;
+  if (const auto* figure = std::get_if<double>(&cell)) return *figure;
+  return nullptr;
+}
+
+}  // namespace
 
 nlohmann::json check_json(const CheckReport& report) {
   nlohmann::json metrics = nlohmann::json::array();
@@ -67,12 +84,59 @@ nlohmann::json findings_json(const std::vector<Finding>& findings) {
 }
 
 nlohmann::json comparison_json(const Comparison& comparison) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (const ComparedRun& run : comparison.runs) {
+    nlohmann::json described = run_label_json(run.label);
+    described["key"] = run.key;
+    runs.push_back(described);
+  }
   nlohmann::json rows = nlohmann::json::array();
   for (const ComparisonRow& row : comparison.rows) {
-    rows.push_back({{"metric", row.metric}, {"unit", row.unit}, {"better", to_string(row.better)},
-                    {"values", row.values}, {"ratios", row.ratios}});
+    nlohmann::json against_first = nlohmann::json::array();
+    for (std::size_t r = 0; r < row.against_first.size(); ++r) {
+      const Difference& d = row.against_first[r];
+      against_first.push_back({{"run", comparison.runs[r + 1].key},
+                               {"direction", to_string(d.direction)},
+                               {"noise", to_string(d.noise)},
+                               {"p_value", d.p_value ? nlohmann::json(*d.p_value) : nullptr},
+                               {"repetitions", {d.first_repetitions, d.repetitions}}});
+    }
+    rows.push_back({{"metric", row.metric},
+                    {"unit", row.unit},
+                    {"better", to_string(row.better)},
+                    {"values", row.values},
+                    {"ratios", row.ratios},
+                    {"against_first", against_first}});
   }
-  return {{"runs", comparison.labels}, {"rows", rows}, {"not_shared", comparison.not_shared}};
+  return {{"runs", runs},
+          {"rows", rows},
+          {"not_shared", comparison.not_shared},
+          {"noise_test",
+           {{"test", "two-sided Mann-Whitney U"},
+            {"alpha", kNoiseAlpha},
+            {"fewest_repetitions", kFewestRepetitionsToTest}}}};
+}
+
+nlohmann::json show_json(const ShowReport& report) {
+  nlohmann::json tables = nlohmann::json::array();
+  for (const ShowTable& table : report.tables) {
+    nlohmann::json columns = nlohmann::json::array();
+    for (const ShowColumn& column : table.columns) {
+      columns.push_back({{"name", column.name}, {"unit", column.unit}, {"group", column.group}});
+    }
+    nlohmann::json rows = nlohmann::json::array();
+    for (const std::vector<ShowCell>& row : table.rows) {
+      nlohmann::json cells = nlohmann::json::array();
+      for (const ShowCell& cell : row) cells.push_back(cell_json(cell));
+      rows.push_back(std::move(cells));
+    }
+    tables.push_back({{"kind", to_string(table.kind)},
+                      {"title", table.title},
+                      {"unit", table.unit},
+                      {"columns", columns},
+                      {"rows", rows}});
+  }
+  return {{"schema", "gpubench.show/1"}, {"run", run_label_json(report.run)}, {"tables", tables}};
 }
 
 }  // namespace gpubench

@@ -1,7 +1,7 @@
 #pragma once
 // JSON, for scripts: one document per command, each in the schema its users already read. Serves `check`
 // (gpubench.check/1), `check --fleet`, `acceptance --json` (gpubench.acceptance/1), `doctor --json` and
-// `compare --json`.
+// `compare --json` and `show --format json` (gpubench.show/1).
 #include <nlohmann/json.hpp>
 
 #include <vector>
@@ -9,6 +9,7 @@
 #include "harness/acceptance/acceptance_verdict.hpp"
 #include "harness/doctor/finding.hpp"
 #include "harness/report/comparison.hpp"
+#include "harness/report/show_tables.hpp"
 #include "harness/verdict/fleet.hpp"
 #include "harness/verdict/metric_verdict.hpp"
 
@@ -21,5 +22,8 @@ nlohmann::json acceptance_json(const AcceptanceReport& report);
 // An array of {"severity", "check", "gpus", "finding", "fix"}; "gpus" is empty for node-wide findings.
 nlohmann::json findings_json(const std::vector<Finding>& findings);
 nlohmann::json comparison_json(const Comparison& comparison);
+// {"schema": "gpubench.show/1", "run", "tables"}: each table's kind, title, unit, columns and rows, a cell null where
+// nothing was measured (docs/reports.md).
+nlohmann::json show_json(const ShowReport& report);
 
 }  // namespace gpubench

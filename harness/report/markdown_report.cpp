@@ -3,12 +3,19 @@
 #include "harness/baseline/machine_kind.hpp"
 #include "harness/report/escaped_text.hpp"
 #include "harness/report/figure_text.hpp"
+#include "harness/report/show_cell_text.hpp"
 
 namespace gpubench {
 namespace {
 
 // A table cell on one line, whose pipes do not end it.
 std::string markdown_cell(const std::string& text) { return escaped_text(text, {{'|', "\\|"}, {'\n', " "}}); }
+
+// Text outside code spans, whose '*' (the size in "pcie/h2d/pinned/*/gpu0/bandwidth"), backslashes, backquotes
+// and '<' must not start emphasis, an escape, code or HTML.
+std::string markdown_text(const std::string& text) {
+  return escaped_text(text, {{'|', "\\|"}, {'\n', " "}, {'*', "\\*"}, {'\\', "\\\\"}, {'`', "\\`"}, {'<', "&lt;"}});
+}
 
 }  // namespace
 
@@ -26,6 +33,25 @@ void write_check_markdown(const CheckReport& report, std::ostream& out) {
         << (v.expected ? six_digits(*v.expected) : "") << " | " << markdown_cell(v.unit) << " | "
         << (v.value && v.expected ? six_digits(100 * v.change) + " %" : "") << " | "
         << (v.tolerance > 0 ? six_digits(100 * v.tolerance) + " %" : "") << " | " << markdown_cell(v.reason) << " |\n";
+  }
+}
+
+void write_show_markdown(const ShowReport& report, std::ostream& out) {
+  out << "### gpubench show\n\n" << markdown_text(describe(report.run)) << "\n";
+  if (report.tables.empty()) out << "\nNo metric, failure or skip to show.\n";
+  for (const ShowTable& table : report.tables) {
+    out << "\n#### " << markdown_text(table.title) << "\n\n|";
+    for (const ShowColumn& column : table.columns) {
+      out << " " << markdown_text((column.group.empty() ? "" : column.group + " ") + column_header(column)) << " |";
+    }
+    out << "\n|";
+    for (std::size_t c = 0; c < table.columns.size(); ++c) out << (numeric_column(table, c) ? " ---: |" : " --- |");
+    out << "\n";
+    for (const std::vector<ShowCell>& row : table.rows) {
+      out << "|";
+      for (const ShowCell& cell : row) out << " " << markdown_text(readable_cell(cell)) << " |";
+      out << "\n";
+    }
   }
 }
 

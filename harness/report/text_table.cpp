@@ -5,9 +5,10 @@
 
 namespace gpubench {
 
-void TextTable::add_column(std::string header, Align align) {
+void TextTable::add_column(std::string header, Align align, std::string group) {
   headers_.push_back(std::move(header));
   aligns_.push_back(align);
+  groups_.push_back(std::move(group));
 }
 
 void TextTable::add_row(std::vector<std::string> cells) {
@@ -20,6 +21,29 @@ void TextTable::print(std::ostream& out) const {
   for (const std::string& h : headers_) widths.push_back(h.size());
   for (const auto& row : rows_) {
     for (std::size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+  }
+  // A group's label starts over its first column; its last column widens when the label is longer than them all.
+  bool grouped = false;
+  for (std::size_t first = 0, last = 0; first < headers_.size(); first = last + 1) {
+    last = first;
+    while (last + 1 < headers_.size() && groups_[last + 1] == groups_[first]) ++last;
+    std::size_t span = 2 * (last - first);
+    for (std::size_t c = first; c <= last; ++c) span += widths[c];
+    if (groups_[first].size() > span) widths[last] += groups_[first].size() - span;
+    grouped = grouped || !groups_[first].empty();
+  }
+  if (grouped) {
+    std::vector<std::size_t> starts;
+    std::size_t end = 0;
+    for (std::size_t c = 0; c < headers_.size(); ++c) {
+      starts.push_back(c ? end + 2 : 0);
+      end = starts.back() + widths[c];
+    }
+    std::string above(end, ' ');
+    for (std::size_t c = 0; c < headers_.size(); ++c) {
+      if (c == 0 || groups_[c - 1] != groups_[c]) above.replace(starts[c], groups_[c].size(), groups_[c]);
+    }
+    out << above.substr(0, above.find_last_not_of(' ') + 1) << '\n';
   }
   const auto line = [&](const std::vector<std::string>& cells) {
     for (std::size_t c = 0; c < cells.size(); ++c) {

@@ -1,5 +1,6 @@
 #pragma once
-// A plain-text table with aligned columns, for terminal output.
+// A plain-text table with aligned columns, for terminal output. Columns may be grouped under a label printed
+// above them (nccl-tests' "out-of-place" and "in-place").
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -10,7 +11,7 @@ namespace gpubench {
 class TextTable {
  public:
   enum class Align { Left, Right };
-  void add_column(std::string header, Align align = Align::Left);
+  void add_column(std::string header, Align align = Align::Left, std::string group = "");
   void add_row(std::vector<std::string> cells);
   void print(std::ostream& out) const;
   bool empty() const { return rows_.empty(); }
@@ -18,6 +19,7 @@ class TextTable {
  private:
   std::vector<std::string> headers_;
   std::vector<Align> aligns_;
+  std::vector<std::string> groups_;
   std::vector<std::vector<std::string>> rows_;
 };
 

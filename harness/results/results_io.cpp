@@ -84,7 +84,11 @@ void write_all(int fd, const std::string& text) {
 std::string read_regular_file(const std::string& path) {
   // stat first: opening a FIFO waits for a writer, and opening some devices acts on them.
   struct stat info {};
-  if (stat(path.c_str(), &info) != 0) throw InputError(path, "", std::string("cannot open: ") + std::strerror(errno));
+  if (stat(path.c_str(), &info) != 0) {
+    const int error = errno;
+    throw InputError(path, "", std::string("cannot open: ") + std::strerror(error),
+                     error == ENOENT ? "check the path" : "");
+  }
   check_regular(path, info);
   // O_NONBLOCK and fstat again: the path may have been replaced by a FIFO in between.
   const FileDescriptor fd(open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));

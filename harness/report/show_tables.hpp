@@ -1,0 +1,55 @@
+#pragma once
+// `gpubench show`: a results document as the tools its figures come from print them, in tables that do not depend
+// on the format they are written in (console_report, csv_report, json_report and markdown_report each write them):
+//
+// - collective: NCCL's figures as nccl-tests prints them, one table per collective, algorithm and protocol, a row
+//   per size: size, count, type, then time, algbw and busbw out of place and in place side by side;
+// - peer matrix: figures of a pair of GPUs (p2p/.../gpuA-gpuB/...) as nvbandwidth prints them, one N x N matrix
+//   per measurement, cell (row A, column B) from the id's gpuA-gpuB;
+// - size sweep: ids that differ only in a size segment (4KiB, 1MiB, 1GiB), a row per series and a column per size,
+//   one table per family, figure and unit that has two sizes or more;
+// - list: every other metric, its id, value and unit;
+// - failures and skipped: the benchmarks that measured nothing, with the reason (and, for a failure, what to try).
+//
+// Tables come in the order of their first metric in the document; the list, failures and skipped come last.
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "harness/report/run_label.hpp"
+#include "harness/results/results_document.hpp"
+
+namespace gpubench {
+
+// Not measured (a GPU against itself, a size one series lacks), a label, a whole number, or a measured figure.
+using ShowCell = std::variant<std::monostate, std::string, std::uint64_t, double>;
+
+struct ShowColumn {
+  std::string name;   // "size", "time", "gpu1", "4KiB", "id"
+  std::string unit;   // "B", "us", "GB/s"; empty where the table's unit applies or the cells are labels
+  std::string group;  // "out_of_place" or "in_place" for a collective's figures; empty elsewhere
+};
+
+enum class ShowTableKind { Collective, PeerMatrix, SizeSweep, List, Failures, Skipped };
+// "collective", "peer_matrix", "size_sweep", "list", "failures", "skipped"
+const char* to_string(ShowTableKind kind);
+
+struct ShowTable {
+  ShowTableKind kind = ShowTableKind::List;
+  std::string title;  // what is measured and how to read it
+  std::string unit;   // of every figure in a peer matrix or a size sweep; empty where the columns say
+  std::vector<ShowColumn> columns;
+  std::vector<std::vector<ShowCell>> rows;  // each as long as `columns`
+};
+
+struct ShowReport {
+  RunLabel run;
+  std::vector<ShowTable> tables;  // none empty
+};
+
+// `filter`: a regex searched in metric ids, and in the benchmark names of failures and skips (empty: all). Throws
+// std::invalid_argument for a bad one.
+ShowReport show_tables(const ResultsDocument& results, const std::string& path, const std::string& filter);
+
+}  // namespace gpubench

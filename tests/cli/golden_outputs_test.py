@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""Golden-file tests of `gpubench show` and `gpubench compare` on recorded data: each case runs the binary in the
+test data folder, so that the paths it prints are relative and the same on every machine, and compares what it
+prints with a file in tests/data/show/golden/. JSON is compared value by value (numbers to a relative 1e-12, which
+leaves the last bit of a computed figure to the compiler); everything else byte for byte. Also: each format read
+back by a parser, and show's refusals of bad input. Standard library only.
+
+usage: golden_outputs_test.py GPUBENCH_BINARY TEST_DATA_DIR [--update]
+       --update rewrites the golden files from what the binary prints now; read the diff before committing it.
+"""
+import csv
+import io
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+GPUBENCH = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.abspath("build/gpubench")
+DATA = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else os.path.abspath("tests/data")
+UPDATE = "--update" in sys.argv
+GOLDEN = os.path.join(DATA, "show", "golden")
+
+TWO = "show/two_h200.json"
+LATER = "show/two_h200_later.json"
+CASES = {
+    "show_two_h200.txt": ["show", TWO],
+    "show_two_h200.csv": ["show", TWO, "--format", "csv"],
+    "show_two_h200.json": ["show", TWO, "--format", "json"],
+    "show_two_h200.md": ["show", TWO, "--format", "markdown"],
+    "show_two_h200_filtered.txt": ["show", TWO, "--filter", "latency|tree/simple/(8B|1GiB)/in_place"],
+    "show_memory_only.txt": ["show", "results_h200x1_memory_only.json"],
+    "show_mixed.txt": ["show", "check/mixed.json"],
+    "show_mixed.md": ["show", "check/mixed.json", "--format", "markdown"],
+    "compare_two_nights.txt": ["compare", TWO, LATER],
+    "compare_two_nights.json": ["compare", TWO, LATER, "--json"],
+    "compare_three_runs.txt": ["compare", "check/healthy_1.json", "check/mixed.json", "check/healthy_2.json"],
+}
+
+
+def run(*args):
+    return subprocess.run([GPUBENCH, *args], capture_output=True, text=True, timeout=120, cwd=DATA)
+
+
+def is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def same_json(expected, actual, where="$"):
+    """'' when equal, numbers to a relative 1e-12; otherwise where they first differ."""
+    if is_number(expected) and is_number(actual):
+        return "" if math.isclose(expected, actual, rel_tol=1e-12) else f"{where}: {expected!r} != {actual!r}"
+    if type(expected) is not type(actual):
+        return f"{where}: {expected!r} != {actual!r}"
+    if isinstance(expected, dict):
+        if expected.keys() != actual.keys():
+            return f"{where}: keys {sorted(expected)} != {sorted(actual)}"
+        pairs = [(expected[k], actual[k], f"{where}.{k}") for k in expected]
+    elif isinstance(expected, list):
+        if len(expected) != len(actual):
+            return f"{where}: {len(expected)} items != {len(actual)}"
+        pairs = [(e, a, f"{where}[{i}]") for i, (e, a) in enumerate(zip(expected, actual))]
+    else:
+        return "" if expected == actual else f"{where}: {expected!r} != {actual!r}"
+    for e, a, inner in pairs:
+        difference = same_json(e, a, inner)
+        if difference:
+            return difference
+    return ""
+
+
+class Golden(unittest.TestCase):
+    def test_outputs_match_the_golden_files(self):
+        for name, args in CASES.items():
+            with self.subTest(golden=name):
+                result = run(*args)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                path = os.path.join(GOLDEN, name)
+                if UPDATE:
+                    with open(path, "w") as f:
+                        f.write(result.stdout)
+                    continue
+                with open(path) as f:
+                    expected = f.read()
+                if name.endswith(".json"):
+                    self.assertEqual(same_json(json.loads(expected), json.loads(result.stdout)), "", " ".join(args))
+                else:
+                    self.assertEqual(result.stdout, expected, " ".join(args) + f": differs from {path}")
+
+    def test_every_golden_file_has_a_case(self):
+        if UPDATE:
+            self.skipTest("the golden files are being written")
+        self.assertEqual(sorted(os.listdir(GOLDEN)), sorted(CASES))
+
+
+class Formats(unittest.TestCase):
+    """What the golden files hold, read back: the same tables in every format, each well formed."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.json = json.loads(run("show", TWO, "--format", "json").stdout)
+
+    def test_json_shape(self):
+        self.assertEqual(self.json["schema"], "gpubench.show/1")
+        self.assertEqual(self.json["run"]["gpus"], "2 x NVIDIA H200")
+        kinds = [t["kind"] for t in self.json["tables"]]
+        self.assertEqual(kinds.count("collective"), 2)
+        self.assertEqual(kinds.count("peer_matrix"), 11)
+        self.assertEqual(kinds.count("size_sweep"), 1)
+        self.assertEqual(kinds[-1], "list")
+        for table in self.json["tables"]:
+            for row in table["rows"]:
+                self.assertEqual(len(row), len(table["columns"]), table["title"])
+
+    def test_collective_as_nccl_tests_prints_it(self):
+        ring = next(t for t in self.json["tables"] if t["title"].startswith("nccl allreduce, algorithm ring"))
+        names = [(c["group"], c["name"]) for c in ring["columns"]]
+        self.assertEqual(names, [("", "size"), ("", "count"), ("", "type")] +
+                         [(g, n) for g in ("out_of_place", "in_place") for n in ("time", "algbw", "busbw")])
+        gib = next(r for r in ring["rows"] if r[0] == 1 << 30)
+        self.assertEqual(gib[1:3], [(1 << 30) // 4, "float32"])
+        time_us, algbw, busbw = gib[3:6]
+        self.assertAlmostEqual(busbw, algbw, delta=1e-9, msg="two ranks: 2(n-1)/n = 1")
+        self.assertAlmostEqual(time_us, (1 << 30) / (algbw * 1e3), delta=1e-6)
+        with open(os.path.join(DATA, TWO)) as f:
+            recorded = {m["id"]: m for m in json.load(f)["metrics"]}
+        self.assertAlmostEqual(busbw, recorded["nccl/allreduce/ring/simple/1GiB/out_of_place/busbw"]["value"], delta=1e-9)
+
+    def test_peer_matrix_rows_are_the_source(self):
+        ce = next(t for t in self.json["tables"] if t["title"].startswith("p2p/ce_unidir/1GiB/"))
+        with open(os.path.join(DATA, TWO)) as f:
+            recorded = {m["id"]: m["value"] for m in json.load(f)["metrics"]}
+        self.assertEqual(ce["rows"][0], ["gpu0", None, recorded["p2p/ce_unidir/1GiB/gpu0-gpu1/bandwidth"]])
+        self.assertEqual(ce["rows"][1], ["gpu1", recorded["p2p/ce_unidir/1GiB/gpu1-gpu0/bandwidth"], None])
+        self.assertEqual(ce["unit"], "GB/s")
+
+    def test_csv_holds_the_same_tables(self):
+        text = run("show", TWO, "--format", "csv").stdout
+        sections = text.split("\n\n")
+        self.assertEqual(len(sections), 1 + len(self.json["tables"]), "the run, then one section per table")
+        for section, table in zip(sections[1:], self.json["tables"]):
+            rows = list(csv.reader(io.StringIO(section)))
+            self.assertEqual(rows[0], [table["title"]])
+            self.assertEqual(len(rows), 2 + len(table["rows"]))
+            self.assertTrue(all(len(r) == len(table["columns"]) for r in rows[1:]), table["title"])
+
+    def test_markdown_tables_are_well_formed(self):
+        lines = run("show", TWO, "--format", "markdown").stdout.splitlines()
+        headings = [l for l in lines if l.startswith("#### ")]
+        self.assertEqual(len(headings), len(self.json["tables"]))
+        for line in lines:
+            if line.startswith("|"):
+                cells = line.replace("\\|", "").count("|")
+                self.assertGreaterEqual(cells, 3, line)
+        self.assertIn("p2p/latency/\\*/latency", "\n".join(headings), "a '*' starts no emphasis")
+
+    def test_compare_json_labels_and_judges_each_run(self):
+        report = json.loads(run("compare", TWO, LATER, "--json").stdout)
+        self.assertEqual([r["key"] for r in report["runs"]], ["[1]", "[2]"])
+        self.assertEqual(report["runs"][1]["path"], LATER)
+        self.assertEqual(report["runs"][1]["run_id"], "20261201T020000Z-vm-2718")
+        self.assertEqual(report["runs"][1]["started_at"], "2026-12-01T02:00:00Z")
+        rows = {r["metric"]: r for r in report["rows"]}
+        ring = rows["nccl/allreduce/ring/simple/1GiB/out_of_place/busbw"]["against_first"][0]
+        self.assertEqual((ring["direction"], ring["noise"]), ("worse", "beyond"))
+        self.assertAlmostEqual(ring["p_value"], 2 / 252, delta=1e-12)
+        self.assertEqual(ring["repetitions"], [5, 5])
+        gemm = rows["gemm/bf16/8192x8192x8192/gpu1/tflops"]["against_first"][0]
+        self.assertEqual((gemm["direction"], gemm["noise"]), ("better", "beyond"))
+        latency = rows["p2p/latency/gpu0-gpu1/latency"]["against_first"][0]
+        self.assertEqual((latency["direction"], latency["noise"]), ("worse", "within"), "a longer time is worse")
+        self.assertEqual(report["noise_test"]["alpha"], 0.05)
+
+    def test_compare_says_too_few_repetitions_rather_than_a_p_value(self):
+        report = json.loads(run("compare", "check/healthy_1.json", "check/mixed.json", "--json").stdout)
+        write = next(r for r in report["rows"] if r["metric"] == "memory/write/1GiB/gpu0/bandwidth")["against_first"][0]
+        self.assertEqual(write, {"run": "[2]", "direction": "worse", "noise": "too_few_repetitions", "p_value": None,
+                                 "repetitions": [3, 3]})
+
+
+class ShowRefuses(unittest.TestCase):
+    """Bad input exits 2, naming the file or the option and what to do."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="gpubench-show-test-")
+
+    def tearDown(self):
+        for name in os.listdir(self.tmp):
+            os.remove(os.path.join(self.tmp, name))
+        os.rmdir(self.tmp)
+
+    def write(self, name, text):
+        path = os.path.join(self.tmp, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def assert_refused(self, result, *words):
+        self.assertEqual(result.returncode, 2, result.stdout + result.stderr)
+        self.assertEqual(result.stdout, "")
+        for word in words:
+            self.assertIn(word, result.stderr)
+
+    def test_a_missing_file(self):
+        missing = os.path.join(self.tmp, "no-such.json")
+        self.assert_refused(run("show", missing), missing, "cannot open", "check the path")
+
+    def test_not_a_results_document(self):
+        self.assert_refused(run("show", os.path.join(DATA, "check", "baseline.json")), "baseline.json", "field 'schema'",
+                            "'gpubench.baseline/1', not a results document", "gpubench run -o FILE")
+        self.assert_refused(run("show", self.write("other.json", '{"benchmarks": []}')), "other.json", "field 'schema'",
+                            "not a gpubench results document")
+        self.assert_refused(run("show", self.write("broken.json", '{"schema": "gpubench.results/1", ')), "broken.json",
+                            "not valid JSON")
+        with open(os.path.join(DATA, TWO)) as f:
+            doc = json.load(f)
+        doc["metrics"][3]["value"] = "fast"
+        self.assert_refused(run("show", self.write("edited.json", json.dumps(doc))), "edited.json", "metrics[3].value")
+
+    def test_bad_options(self):
+        self.assert_refused(run("show", TWO, "--format", "xml"), "--format")
+        self.assert_refused(run("show", TWO, "--filter", "(a+)*"), "--filter")
+        self.assert_refused(run("show"), "results")
+
+
+if __name__ == "__main__":
+    unittest.main(argv=[sys.argv[0], "-v"])

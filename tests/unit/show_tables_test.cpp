@@ -1,0 +1,118 @@
+#include "harness/report/show_tables.hpp"
+
+#include <gtest/gtest.h>
+
+#include "harness/report/size_segment.hpp"
+
+namespace gpubench {
+namespace {
+
+Metric figure(const std::string& id, double value, std::map<std::string, std::string> params = {}) {
+  Metric m;
+  m.id = id;
+  m.family = id.substr(0, id.find('/'));
+  m.benchmark = id.substr(0, id.rfind('/'));
+  m.value = value;
+  m.unit = "GB/s";
+  m.samples = {value};
+  m.params = std::move(params);
+  return m;
+}
+
+const ShowTable& table_titled(const ShowReport& report, const std::string& start) {
+  for (const ShowTable& table : report.tables) {
+    if (table.title.rfind(start, 0) == 0) return table;
+  }
+  throw std::runtime_error("no table titled " + start);
+}
+
+double number(const ShowCell& cell) { return std::get<double>(cell); }
+
+TEST(SizeSegment, ReadsTheSizesIdsAreWrittenWith) {
+  EXPECT_EQ(parse_size_segment("8B"), 8u);
+  EXPECT_EQ(parse_size_segment("4KiB"), 4096u);
+  EXPECT_EQ(parse_size_segment("256MiB"), 256u << 20);
+  EXPECT_EQ(parse_size_segment("4GiB"), std::uint64_t{4} << 30);
+  for (const char* other : {"", "KiB", "1KB", "064MiB", "1GiBs", "gpu0", "8192x8192x8192", "1234567890B"}) {
+    EXPECT_FALSE(parse_size_segment(other)) << other;
+  }
+}
+
+TEST(ShowTables, AllReduceAsNcclTestsPrintsIt) {
+  ResultsDocument doc;
+  const std::map<std::string, std::string> four_ranks = {{"ranks", "4"}, {"datatype", "float32"}};
+  doc.metrics = {figure("nccl/allreduce/ring/ll/1GiB/out_of_place/busbw", 300, four_ranks),
+                 figure("nccl/allreduce/ring/ll/8B/out_of_place/busbw", 0.001, four_ranks),
+                 figure("nccl/allreduce/ring/ll/64B/out_of_place/busbw", 0.01, {{"datatype", "opaque"}})};
+  const ShowReport report = show_tables(doc, "r.json", "");
+  ASSERT_EQ(report.tables.size(), 1u);
+  const ShowTable& ring = report.tables[0];
+  EXPECT_EQ(ring.kind, ShowTableKind::Collective);
+  EXPECT_EQ(ring.title, "nccl allreduce, algorithm ring, protocol ll, 4 ranks");
+  ASSERT_EQ(ring.columns.size(), 6u) << "out of place only: no in-place columns";
+  EXPECT_EQ(ring.columns[3].group, "out_of_place");
+  ASSERT_EQ(ring.rows.size(), 3u);
+  EXPECT_EQ(std::get<std::uint64_t>(ring.rows[0][0]), 8u) << "smallest first";
+  const std::vector<ShowCell>& gib = ring.rows[2];
+  EXPECT_EQ(std::get<std::uint64_t>(gib[1]), (std::uint64_t{1} << 30) / 4);
+  EXPECT_EQ(std::get<std::string>(gib[2]), "float32");
+  // Four ranks: busbw = algbw x 2(4-1)/4 = 1.5 algbw, so 300 GB/s is algbw 200, 2^30 B / 200e9 B/s = 5368.7 us.
+  EXPECT_NEAR(number(gib[4]), 200, 1e-9);
+  EXPECT_NEAR(number(gib[3]), 5368.70912, 1e-5);
+  EXPECT_NEAR(number(gib[5]), 300, 1e-12);
+  // No ranks param: busbw alone; a datatype without its width: no count.
+  const std::vector<ShowCell>& small = ring.rows[1];
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(small[1]));
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(small[3]));
+  EXPECT_NEAR(number(small[5]), 0.01, 1e-12);
+}
+
+TEST(ShowTables, PairsAsAMatrixWithTheSourceAsTheRow) {
+  ResultsDocument doc;
+  doc.metrics = {figure("p2p/ce_unidir/1GiB/gpu0-gpu1/bandwidth", 396), figure("p2p/ce_unidir/1GiB/gpu1-gpu0/bandwidth", 395),
+                 figure("p2p/ce_unidir/1GiB/gpu2-gpu0/bandwidth", 50)};
+  const ShowReport report = show_tables(doc, "r.json", "");
+  ASSERT_EQ(report.tables.size(), 1u);
+  const ShowTable& matrix = report.tables[0];
+  EXPECT_EQ(matrix.kind, ShowTableKind::PeerMatrix);
+  EXPECT_EQ(matrix.title, "p2p/ce_unidir/1GiB/*/bandwidth: copy engine, one way, GPU(row) -> GPU(column), GB/s");
+  ASSERT_EQ(matrix.rows.size(), 3u);
+  EXPECT_EQ(std::get<std::string>(matrix.rows[2][0]), "gpu2");
+  EXPECT_DOUBLE_EQ(number(matrix.rows[0][2]), 396) << "gpu0-gpu1: row gpu0, column gpu1";
+  EXPECT_DOUBLE_EQ(number(matrix.rows[2][1]), 50);
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(matrix.rows[0][1])) << "the diagonal";
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(matrix.rows[0][3])) << "gpu0-gpu2 was not measured";
+}
+
+TEST(ShowTables, SizeSweepsAsRowsAndSingleSizesInTheList) {
+  ResultsDocument doc;
+  doc.metrics = {figure("memory/triad/1GiB/gpu0/bandwidth", 4300), figure("pcie/h2d/pinned/1GiB/gpu0/bandwidth", 55),
+                 figure("pcie/h2d/pinned/4KiB/gpu0/bandwidth", 1.5), figure("pcie/d2h/pinned/1GiB/gpu0/bandwidth", 54),
+                 figure("launch/graph_replay/100/gpu0/time_per_kernel", 1.0)};
+  doc.failures = {{"pcie/d2h/pinned/4KiB/gpu0", "pcie", FailureKind::WrongResult, "wrong bytes", "re-run"},
+                  {"memory/read/1GiB/gpu0", "memory", FailureKind::WrongResult, "wrong", "re-run"}};
+  doc.skipped = {{"p2p/ce_unidir/1GiB/gpu0-gpu1", "p2p", "needs two GPUs"}};
+  const ShowReport report = show_tables(doc, "r.json", "");
+  ASSERT_EQ(report.tables.size(), 4u);
+  EXPECT_EQ(report.tables[0].kind, ShowTableKind::SizeSweep);
+  EXPECT_EQ(report.tables[1].kind, ShowTableKind::List) << "the list after every table";
+  EXPECT_EQ(report.tables[2].kind, ShowTableKind::Failures);
+  EXPECT_EQ(report.tables[3].kind, ShowTableKind::Skipped);
+  const ShowTable& pcie = table_titled(report, "pcie bandwidth by size");
+  ASSERT_EQ(pcie.columns.size(), 3u);
+  EXPECT_EQ(pcie.columns[1].name, "4KiB") << "sizes sorted by bytes, not as text";
+  EXPECT_EQ(pcie.columns[2].name, "1GiB");
+  EXPECT_EQ(std::get<std::string>(pcie.rows[1][0]), "pcie/d2h/pinned/*/gpu0/bandwidth");
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(pcie.rows[1][1]));
+  const ShowTable& list = report.tables[1];
+  ASSERT_EQ(list.rows.size(), 2u) << "one size is no sweep; a count of kernels is no size";
+  EXPECT_EQ(std::get<std::string>(list.rows[0][0]), "memory/triad/1GiB/gpu0/bandwidth");
+
+  const ShowReport filtered = show_tables(doc, "r.json", "^pcie/");
+  ASSERT_EQ(filtered.tables.size(), 2u);
+  EXPECT_EQ(filtered.tables[1].rows.size(), 1u) << "failures filtered by benchmark";
+  EXPECT_THROW(show_tables(doc, "r.json", "("), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace gpubench

@@ -7,6 +7,7 @@
 
 #include "benchmarks/common/collective_bandwidth.hpp"
 #include "benchmarks/common/metric_id.hpp"
+#include "harness/report/id_segments.hpp"
 #include "harness/report/size_segment.hpp"
 #include "harness/results/id_pattern.hpp"
 
@@ -24,23 +25,6 @@ struct PlacedTable {
   std::size_t first;
   ShowTable table;
 };
-
-std::vector<std::string> segments_of(const std::string& id) {
-  std::vector<std::string> segments;
-  std::size_t start = 0;
-  for (std::size_t slash = id.find('/'); slash != std::string::npos; slash = id.find('/', start)) {
-    segments.push_back(id.substr(start, slash - start));
-    start = slash + 1;
-  }
-  segments.push_back(id.substr(start));
-  return segments;
-}
-
-std::string joined(const std::vector<std::string>& segments) {
-  std::string id;
-  for (const std::string& segment : segments) id += (id.empty() ? "" : "/") + segment;
-  return id;
-}
 
 // Moves the pending metrics `take` accepts out of `pending` and returns them; both keep the document's order.
 template <class Take>
@@ -73,7 +57,7 @@ struct CollectivePoint {
 };
 
 std::optional<CollectivePoint> collective_point(const Metric& metric) {
-  const std::vector<std::string> s = segments_of(metric.id);
+  const std::vector<std::string> s = id_segments(metric.id);
   if (s.size() != 7 || s[0] != "nccl" || s[6] != "busbw") return std::nullopt;
   const std::optional<std::uint64_t> bytes = parse_size_segment(s[4]);
   if (!bytes || (s[5] != "out_of_place" && s[5] != "in_place")) return std::nullopt;
@@ -204,7 +188,7 @@ std::vector<PlacedTable> peer_matrices(std::vector<Pending>& pending) {
   for (const auto& [pattern, m] : matrices) {
     ShowTable table;
     table.kind = ShowTableKind::PeerMatrix;
-    table.title = pattern + ": " + pair_reading(segments_of(pattern)) + ", " + m.unit;
+    table.title = pattern + ": " + pair_reading(id_segments(pattern)) + ", " + m.unit;
     table.unit = m.unit;
     table.columns.push_back({"gpu", "", ""});
     for (int column : gpus) table.columns.push_back({"gpu" + std::to_string(column), "", ""});
@@ -228,13 +212,13 @@ struct SweepPoint {
 };
 
 std::optional<SweepPoint> sweep_point(const Metric& metric) {
-  std::vector<std::string> s = segments_of(metric.id);
+  std::vector<std::string> s = id_segments(metric.id);
   for (std::size_t i = 1; i + 1 < s.size(); ++i) {
     const std::optional<std::uint64_t> bytes = parse_size_segment(s[i]);
     if (!bytes) continue;
     SweepPoint point{s.front(), s.back(), "", s[i], *bytes};
     s[i] = "*";
-    point.series = joined(s);
+    point.series = joined_id(s);
     return point;
   }
   return std::nullopt;

@@ -20,6 +20,7 @@ void add_env_command(CLI::App& app, CommandState& state);
 void add_check_command(CLI::App& app, CommandState& state);
 void add_compare_command(CLI::App& app, CommandState& state);
 void add_show_command(CLI::App& app, CommandState& state);
+void add_report_command(CLI::App& app, CommandState& state);
 void add_baseline_command(CLI::App& app, CommandState& state);
 void add_history_command(CLI::App& app, CommandState& state);
 void add_stress_command(CLI::App& app, CommandState& state);

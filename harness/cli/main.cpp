@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
   add_check_command(app, state);
   add_compare_command(app, state);
   add_show_command(app, state);
+  add_report_command(app, state);
   add_baseline_command(app, state);
   add_history_command(app, state);
   add_stress_command(app, state);

@@ -21,4 +21,11 @@ inline std::string readable_figure(double value) {
   return text;
 }
 
+// A fraction as a percentage with one decimal: "69.7 %".
+inline std::string percent_text(double fraction) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.1f %%", 100 * fraction);
+  return text;
+}
+
 }  // namespace gpubench

@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+"""`gpubench report` end to end, on recorded data (tests/data/): one-GPU and two-GPU runs, a made-up document with
+GEMM peaks, an L2 sweep and a stress run (report/two_h200_stress.json), and a series of nights (check/healthy_*.json,
+then the same with a 10 % step in memory triad, dated a night apart). Standard library only.
+
+usage: report_html_test.py GPUBENCH_BINARY TEST_DATA_DIR file       the page is one file that opens offline: nothing
+                                                                    in it loads from elsewhere; bad input writes
+                                                                    nothing and exits 2
+       report_html_test.py GPUBENCH_BINARY TEST_DATA_DIR browser    headless Chromium, with name resolution off,
+                                                                    draws every chart without an error; exits 77
+                                                                    (CTest: skipped) when Chromium is not installed
+"""
+import html.parser
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+GPUBENCH = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.abspath("build/gpubench")
+DATA = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else os.path.abspath("tests/data")
+MODE = sys.argv[3] if len(sys.argv) > 3 else "file"
+SKIPPED = 77
+
+# The pages and the charts each must hold: every figure of two sizes or more, a GEMM chart per precision, the
+# stress run's four, a trend per memory figure (all of them decide acceptance).
+PAGES = {
+    "memory_only": (["results_h200x1_memory_only.json"], 0),
+    "two_h200": (["show/two_h200.json"], 9 + 1),  # PCIe 2, P2P 5, NCCL 2 (in and out of place); GEMM bf16
+    "stress": (["report/two_h200_stress.json"], 11 + 5 + 4),  # the above, L2 2; GEMM 5 precisions; stress 4
+    "healthy_nights": ([f"check/healthy_{n}.json" for n in range(1, 11)], 7),
+}
+
+
+def run(*args):
+    return subprocess.run([GPUBENCH, *args], capture_output=True, text=True, timeout=120)
+
+
+def nights_with_a_step(folder):
+    """Twelve nights from the ten healthy runs, a day apart; from the seventh on, memory triad 10 % lower and a
+    new driver: a change point `gpubench history` finds (ten nights are too few for its test at p <= 0.01)."""
+    paths = []
+    for night in range(1, 13):
+        with open(os.path.join(DATA, "check", f"healthy_{(night - 1) % 10 + 1}.json")) as f:
+            document = json.load(f)
+        document["run"].update(id=f"night-{night}", started_at=f"2026-11-{10 + night:02d}T02:00:00Z")
+        if night >= 7:
+            document["environment"]["versions"]["driver"] = "590.10"
+            for metric in document["metrics"]:
+                if metric["id"].startswith("memory/triad/"):
+                    metric["samples"] = [s * 0.9 for s in metric["samples"]]
+                    metric["value"] *= 0.9
+        paths.append(os.path.join(folder, f"night_{night:02d}.json"))
+        with open(paths[-1], "w") as f:
+            json.dump(document, f)
+    return paths
+
+
+class Page(html.parser.HTMLParser):
+    """What a page holds: attributes that could load something, the text of each script and style, the charts'
+    canvases, the render status, each figure's caption and notes."""
+
+    def __init__(self, text):
+        super().__init__(convert_charrefs=True)
+        self.elements, self.loading_attributes, self.scripts, self.styles = [], [], [], []
+        self.canvases, self.status, self.figures = 0, None, []
+        self._in, self._text = None, []
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        self.elements.append(tag)
+        for name, value in attrs:
+            if name in ("src", "href", "srcset", "action", "formaction", "poster", "data", "background", "xlink:href"):
+                self.loading_attributes.append((tag, name, value))
+        if tag == "canvas" and "data-chart" in attributes:
+            self.canvases += 1
+        if attributes.get("id") == "render-status":
+            self.status = attributes
+        if tag == "figure":
+            self.figures.append({"caption": "", "notes": []})
+        if tag in ("script", "style", "figcaption", "li"):
+            self._in, self._text = tag, []
+
+    def handle_data(self, data):
+        if self._in:
+            self._text.append(data)
+
+    def handle_endtag(self, tag):
+        if tag != self._in:
+            return
+        text = "".join(self._text)
+        if tag == "script":
+            self.scripts.append(text)
+        elif tag == "style":
+            self.styles.append(text)
+        elif tag == "figcaption" and self.figures:
+            self.figures[-1]["caption"] = text
+        elif tag == "li" and self.figures:
+            self.figures[-1]["notes"].append(text)
+        self._in = None
+
+
+def make_reports(folder):
+    """{name: (path of the page, charts it must hold)}, every page written by gpubench report."""
+    pages = {}
+    for name, (inputs, charts) in PAGES.items():
+        pages[name] = (os.path.join(folder, name + ".html"), charts)
+        result = run("report", *[os.path.join(DATA, i) for i in inputs], "-o", pages[name][0])
+        if result.returncode != 0:
+            raise AssertionError(f"report {name}: exit {result.returncode}: {result.stderr}")
+    pages["step"] = (os.path.join(folder, "step.html"), 7)
+    result = run("report", *nights_with_a_step(folder), "-o", pages["step"][0])
+    if result.returncode != 0:
+        raise AssertionError(f"report step: exit {result.returncode}: {result.stderr}")
+    return pages
+
+
+class ReportFile(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.folder = tempfile.mkdtemp()
+        cls.pages = make_reports(cls.folder)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.folder)
+
+    def page(self, name):
+        with open(self.pages[name][0], encoding="utf-8") as f:
+            return f.read()
+
+    def test_nothing_in_the_page_loads_from_elsewhere(self):
+        for name in self.pages:
+            with self.subTest(page=name):
+                text = self.page(name)
+                page = Page(text)
+                for tag, attribute, value in page.loading_attributes:
+                    self.assertTrue(value.startswith("#"), f"<{tag} {attribute}={value!r}> is not in the page")
+                for tag in ("link", "img", "iframe", "object", "embed", "video", "audio", "source", "base"):
+                    self.assertNotIn(tag, page.elements)
+                for style in page.styles:
+                    self.assertNotRegex(style, r"url\(|@import")
+                self.assertEqual(len(page.scripts), 3, "the page's script, Chart.js and the charts' data, inlined")
+                for script in page.scripts:
+                    self.assertNotRegex(script, r"\bimport\s*\(|importScripts|XMLHttpRequest|\bfetch\s*\(|WebSocket")
+                # The only addresses are in Chart.js's licence comments (/*! ... */), which its licence keeps.
+                licences = [(m.start(), m.end()) for m in re.finditer(r"/\*!.*?\*/", text, re.S)]
+                for address in re.finditer(r"[a-zA-Z][a-zA-Z0-9+.-]*://|//[a-z0-9.-]+\.[a-z]{2,}/", text):
+                    self.assertTrue(any(a <= address.start() < b for a, b in licences),
+                                    f"an address outside a licence comment: {text[address.start() - 60:address.end() + 60]!r}")
+
+    def test_a_canvas_per_chart_and_the_status_to_fill(self):
+        for name, (path, charts) in self.pages.items():
+            with self.subTest(page=name):
+                page = Page(self.page(name))
+                self.assertEqual(page.canvases, charts)
+                self.assertEqual(page.status["data-expected"], str(charts))
+                self.assertEqual(page.status["data-done"], "false", "the page's script fills it in")
+                size = os.path.getsize(path)
+                self.assertLess(size, 400_000, "Chart.js is about 200 KB; the rest is the figures")
+
+    def test_the_change_point_is_described_below_its_chart(self):
+        figures = {f["caption"]: f["notes"] for f in Page(self.page("step")).figures}
+        notes = figures["memory/triad/1GiB/gpu0/bandwidth"]
+        self.assertEqual(len(notes), 1, notes)
+        self.assertRegex(notes[0], r"^2026-11-17 02:00, vm: 4391\.\d -> 3950\.\d GB/s \(-10\.0 %, worse, .*"
+                                   r"between runs night-6 and night-7\); what else changed: driver 580\.159\.04 -> 590\.10$")
+        self.assertEqual(figures["memory/read/1GiB/gpu0/bandwidth"], [], "no step there")
+
+    def test_the_peer_matrices_as_heatmaps(self):
+        text = self.page("two_h200")
+        self.assertEqual(text.count('<table class="heatmap">'), 11, "5 p2p figures at 2 sizes, and latency")
+
+
+class BadInput(unittest.TestCase):
+    def setUp(self):
+        self.folder = tempfile.mkdtemp()
+        self.output = os.path.join(self.folder, "report.html")
+        self.good = os.path.join(DATA, "show", "two_h200.json")
+
+    def tearDown(self):
+        shutil.rmtree(self.folder)
+
+    def refused(self, *args, saying, env=None):
+        result = subprocess.run([GPUBENCH, "report", *args], capture_output=True, text=True, timeout=60,
+                                env=env or os.environ)
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertIn(saying, result.stderr)
+        return result
+
+    def test_bad_input_writes_nothing(self):
+        baseline = os.path.join(DATA, "check", "baseline.json")
+        not_json = os.path.join(DATA, "check", "make_check_data.py")
+        for args, saying in (([os.path.join(self.folder, "absent.json")], "does not exist"),
+                             ([baseline], "gpubench.baseline/1"),
+                             ([self.good, not_json], "make_check_data.py"),
+                             ([self.good, "--chart-js", os.path.join(self.folder, "none.js")], "libjs-chart.js"),
+                             ([self.good, "--trend", "(a+)*"], "--trend")):
+            with self.subTest(args=args):
+                self.refused(*args, "-o", self.output, saying=saying)
+                self.assertFalse(os.path.exists(self.output))
+
+    def test_an_output_over_an_input_is_refused(self):
+        copy = os.path.join(self.folder, "run.json")
+        shutil.copy(self.good, copy)
+        self.refused(copy, "-o", copy, saying="--output")
+        with open(copy) as mine, open(self.good) as theirs:
+            self.assertEqual(mine.read(), theirs.read())
+
+    def test_chart_js_is_found_through_the_variable_too(self):
+        env = dict(os.environ, GPUBENCH_CHART_JS=os.path.join(self.folder, "none.js"))
+        self.refused(self.good, "-o", self.output, saying="none.js: Chart.js not found", env=env)
+        self.assertFalse(os.path.exists(self.output))
+
+
+class InBrowser(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.folder = tempfile.mkdtemp()
+        cls.pages = make_reports(cls.folder)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.folder)
+
+    def test_every_chart_is_drawn_without_an_error(self):
+        for name, (path, charts) in self.pages.items():
+            with self.subTest(page=name):
+                # No name resolves, so the page cannot lean on the network; a profile of its own per run.
+                with tempfile.TemporaryDirectory() as profile:
+                    result = subprocess.run(
+                        ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                         "--host-resolver-rules=MAP * ~NOTFOUND", f"--user-data-dir={profile}", "--dump-dom",
+                         "file://" + path],
+                        capture_output=True, text=True, timeout=120)
+                self.assertEqual(result.returncode, 0, result.stderr[-2000:])
+                status = Page(result.stdout).status
+                self.assertIsNotNone(status, result.stdout[-2000:])
+                problems = re.search(r'id="render-status".*?</div>', result.stdout, re.S)
+                self.assertEqual(status["data-done"], "true", "the page's script did not finish")
+                self.assertEqual(status["data-errors"], "0", problems.group(0) if problems else "")
+                self.assertEqual(status["data-charts"], str(charts))
+
+
+if __name__ == "__main__":
+    if MODE == "browser":
+        if shutil.which("chromium") is None:
+            print("SKIPPED: no chromium on PATH to draw the report in (scripts/setup.sh installs Debian's chromium)")
+            sys.exit(SKIPPED)
+        cases = [InBrowser]
+    else:
+        cases = [ReportFile, BadInput]
+    suite = unittest.TestSuite(unittest.defaultTestLoader.loadTestsFromTestCase(case) for case in cases)
+    sys.exit(0 if unittest.TextTestRunner(verbosity=2).run(suite).wasSuccessful() else 1)

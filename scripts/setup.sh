@@ -66,6 +66,23 @@ if [ "${#missing[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive ${sudo_cmd} apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# `gpubench report` inlines Debian's Chart.js into its HTML, and its test draws the page in headless Chromium. Each
+# is installed on its own and may not be had (Ubuntu has Chromium as a snap only): then report needs --chart-js FILE
+# and the browser test reports itself as skipped.
+report_packages=()
+[ -e /usr/share/javascript/chart.js/chart.min.js ] || report_packages+=(libjs-chart.js)
+command -v chromium >/dev/null 2>&1 || report_packages+=(chromium)
+if [ "${#report_packages[@]}" -gt 0 ] && command -v apt-get >/dev/null 2>&1; then
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  ${sudo_cmd} apt-get update -qq
+  for package in "${report_packages[@]}"; do
+    say "installing ${package}"
+    DEBIAN_FRONTEND=noninteractive ${sudo_cmd} apt-get install -y -qq --no-install-recommends "${package}" >/dev/null ||
+      say "${package} could not be installed; gpubench report and its test do without it (above)"
+  done
+fi
+
 # CMake 3.24 or newer: Ubuntu 22.04 ships 3.22, so take it from PyPI there.
 cmake_bin="cmake"
 cmake_version="$(cmake --version | sed -n 's/cmake version \([0-9]*\.[0-9]*\).*/\1/p')"

@@ -2,7 +2,6 @@
 #include <sys/stat.h>
 
 #include <cstdlib>
-#include <iostream>
 #include <memory>
 
 #include "benchmarks/catalogue.hpp"

@@ -52,7 +52,9 @@ std::optional<SizedFigure> sized_figure(const Metric& metric) {
   const bool collective = s.size() == 7 && s[0] == "nccl" && *size_at == 4;
   if (collective) {
     figure.line = s[2] + "/" + s[3];
-    figure.title = "nccl " + s[1] + " " + s[6] + ", " + (s[5] == "in_place" ? "in place" : "out of place");
+    std::string placement = s[5];  // "out_of_place" -> "out of place"
+    std::replace(placement.begin(), placement.end(), '_', ' ');
+    figure.title = "nccl " + s[1] + " " + s[6] + ", " + placement;
     s[2] = s[3] = s[4] = "*";
   } else {
     std::set<std::size_t> left_out = {*size_at};

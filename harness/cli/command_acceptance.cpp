@@ -11,6 +11,7 @@
 #include "harness/acceptance/acceptance_selection.hpp"
 #include "harness/acceptance/acceptance_verdict.hpp"
 #include "harness/baseline/machine_kind.hpp"
+#include "harness/cli/baseline_location.hpp"
 #include "harness/cli/cli_support.hpp"
 #include "harness/cli/duration_text.hpp"
 #include "harness/cli/commands.hpp"

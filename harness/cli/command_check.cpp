@@ -7,6 +7,7 @@
 
 #include "benchmarks/common/nvml_library.hpp"
 #include "harness/baseline/machine_kind.hpp"
+#include "harness/cli/baseline_location.hpp"
 #include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/exit_codes.hpp"

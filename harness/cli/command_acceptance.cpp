@@ -19,6 +19,7 @@
 #include "harness/cli/exit_codes.hpp"
 #include "harness/cli/filter_option.hpp"
 #include "harness/cli/output_paths.hpp"
+#include "harness/cli/results_destination.hpp"
 #include "harness/doctor/health_rules.hpp"
 #include "harness/doctor/read_node_facts.hpp"
 #include "harness/environment/fingerprint.hpp"
@@ -44,7 +45,7 @@ struct AcceptanceArguments {
   std::string devices;
   std::string baseline;
   std::string stress_duration = "30s";
-  std::string output;
+  ResultsDestination destination;
   std::string log_dir;
   std::string json;
   std::string junit;
@@ -68,7 +69,7 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
   } catch (const std::invalid_argument& error) {
     throw UsageError(std::string("--filter ") + error.what());
   }
-  refuse_outputs_over_inputs({{"--output", args.output}, {"--json", args.json}, {"--junit", args.junit}},
+  refuse_outputs_over_inputs({{"--output", args.destination.output}, {"--json", args.json}, {"--junit", args.junit}},
                              args.baseline.empty() ? std::vector<std::string>{} : std::vector<std::string>{args.baseline});
   std::string nvml_error;
   const std::unique_ptr<NvmlLibrary> nvml = NvmlLibrary::load(&nvml_error);
@@ -81,7 +82,7 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
 
   std::cerr << "[2/3] quick suite (" << std::to_string(static_cast<int>(seconds_since(started))) + " s" << ")\n";
   ResultsDocument document = start_results_document(state.command_line, "quick", devices, nvml.get(), nvml_error);
-  const std::string output = args.output.empty() ? default_output_stem(document) + "-acceptance.json" : args.output;
+  const std::string output = results_path(args.destination, document);
   RunOptions options;
   options.suite = "quick";
   options.filter = args.filter;
@@ -157,7 +158,7 @@ void add_acceptance_command(CLI::App& app, CommandState& state) {
       ->check(kFilterPattern);
   acceptance->add_option("--baseline", args->baseline, "baseline file or directory (default: the shipped baselines)");
   acceptance->add_option("--stress-duration", args->stress_duration, "length of the stress stage")->capture_default_str();
-  acceptance->add_option("-o,--output", args->output, "results document (default: gpubench-HOST-TIME-acceptance.json)");
+  add_results_destination_options(*acceptance, args->destination, "-acceptance");
   acceptance->add_option("--log-dir", args->log_dir, "where each family's raw output goes (default: OUTPUT.logs)");
   acceptance->add_option("--json", args->json, "also write the verdicts as JSON to this file");
   acceptance->add_option("--junit", args->junit, "also write the verdicts as JUnit XML to this file");

@@ -399,6 +399,24 @@ class Hardening(RefusesInput, unittest.TestCase):
             self.assertEqual(json.loads(result.stdout)["runs"], 3)
         self.assert_rejected(run("history", CHECK, "--significance", "nan"), "--significance", "finite")
 
+    def test_history_reads_a_tree_of_runs_as_results_dir_keeps_them(self):
+        # DIR/HOST/RUN.json, each run with its log folder of Google Benchmark JSON, which is not a results document.
+        for i, host in ((1, "node1"), (2, "node1"), (3, "node2"), (4, "rack2/node3")):
+            os.makedirs(os.path.join(self.tmp, host, f"run{i}.json.logs"))
+            self.copy(f"{host}/run{i}.json", os.path.join(CHECK, f"healthy_{i}.json"))
+            shutil.copyfile(os.path.join(DATA, "gbench_memory_h200.json"),
+                            os.path.join(self.tmp, host, f"run{i}.json.logs", "memory.json"))
+        result = run("history", self.tmp, "--json")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(json.loads(result.stdout)["runs"], 4)
+        self.assertNotIn("skipping", result.stderr, "log folders are not searched")
+
+    def test_history_of_a_tree_without_runs_exits_two(self):
+        os.makedirs(os.path.join(self.tmp, "node1", "empty"))
+        self.copy("node1/baseline.json", self.baseline)
+        self.assert_rejected(run("history", self.tmp), self.tmp, "no readable results document in the directory or its subfolders")
+        self.assertIn("node1/baseline.json: not a results document", run("history", self.tmp).stderr)
+
     def test_history_folder_with_nothing_readable_exits_two(self):
         with open(os.path.join(self.tmp, "broken.json"), "w") as f:
             f.write("{ not json")

@@ -284,5 +284,19 @@ TEST(Cli, AcceptanceRefusesAnOutputOverAnotherBeforeLookingForTheGpu) {
   for (const char* suffix : {"-r", "-o"}) EXPECT_FALSE(std::ifstream(dir + suffix).good()) << dir + suffix;
 }
 
+// -o names the file; --results-dir keeps it in a tree of runs. Given both, the command is refused before it
+// looks for a GPU; given a tree alone, nothing is made there before a GPU is found.
+TEST(Cli, ResultsDirAndOutputAreOneOrTheOther) {
+  const std::string tree = "/tmp/gpubench-cli-results-dir-" + std::to_string(getpid());
+  for (const char* command : {"run", "stress", "acceptance"}) {
+    const Outcome both = run({GPUBENCH_BINARY, command, "--results-dir", tree, "-o", tree + ".json"}, kNoGpu);
+    EXPECT_EQ(both.exit_code, 2) << command << ": " << both.err;
+    EXPECT_NE(both.err.find("--results-dir"), std::string::npos) << command << ": " << both.err;
+    const Outcome tree_only = run({GPUBENCH_BINARY, command, "--results-dir", tree}, kNoGpu);
+    EXPECT_EQ(tree_only.exit_code, 3) << command << ": " << tree_only.err;
+    EXPECT_NE(access(tree.c_str(), F_OK), 0) << command << " made " << tree;
+  }
+}
+
 }  // namespace
 }  // namespace gpubench

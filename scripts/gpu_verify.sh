@@ -54,7 +54,7 @@ case "$mode" in
       ./build/gpubench compare "$out/single.json" "$out/mpi.json" --filter 'nccl/' 2>&1 | tail -16
     fi
     step "acceptance"
-    timeout 240 ./build/gpubench acceptance --json "$out/acceptance.json" -o "$out/acceptance-results.json" \
+    timeout 240 ./build/gpubench acceptance --json-file "$out/acceptance.json" -o "$out/acceptance-results.json" \
       --log-dir "$logs/acceptance" 2>&1 | tail -25
     family_times "$out/acceptance-results.json"
     ;;

@@ -47,9 +47,23 @@ struct AcceptanceArguments {
   std::string stress_duration = "30s";
   ResultsDestination destination;
   std::string log_dir;
-  std::string json;
+  bool json = false;                 // --json: the verdicts as JSON on stdout, instead of the table
+  std::string json_file;             // --json-file FILE
   std::string junit;
+  std::string deprecated_json_file;  // --json FILE: the old spelling of --json-file FILE
 };
+
+// `--json FILE` wrote a file before --json meant JSON on stdout, as it does in every other command; it still
+// does, with a note.
+void resolve_json_options(AcceptanceArguments& args, const CLI::Option& json_option) {
+  if (args.deprecated_json_file.empty()) {
+    args.json = json_option.count() > 0;
+    return;
+  }
+  if (!args.json_file.empty()) throw UsageError("--json FILE is the old spelling of --json-file FILE: give one of them");
+  std::cerr << "gpubench: acceptance: --json FILE is deprecated: use --json-file FILE (--json alone prints the JSON)\n";
+  args.json_file = args.deprecated_json_file;
+}
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -69,7 +83,7 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
   } catch (const std::invalid_argument& error) {
     throw UsageError(std::string("--filter ") + error.what());
   }
-  refuse_outputs_over_inputs({{"--output", args.destination.output}, {"--json", args.json}, {"--junit", args.junit}},
+  refuse_outputs_over_inputs({{"--output", args.destination.output}, {"--json-file", args.json_file}, {"--junit", args.junit}},
                              args.baseline.empty() ? std::vector<std::string>{} : std::vector<std::string>{args.baseline});
   std::string nvml_error;
   const std::unique_ptr<NvmlLibrary> nvml = NvmlLibrary::load(&nvml_error);
@@ -140,10 +154,16 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
   write_json_atomically(to_json(document), output);
 
   const AcceptanceReport report = judge_acceptance(devices, findings, check, baseline_note, verdicts);
-  if (!args.json.empty()) write_json_atomically(acceptance_json(report), args.json);
+  const nlohmann::json report_json = acceptance_json(report);
+  if (!args.json_file.empty()) write_json_atomically(report_json, args.json_file);
   if (!args.junit.empty()) write_text_atomically(args.junit, [&](std::ostream& out) { write_junit(verdict_list(report), out); });
-  print_acceptance(report, std::cout);
-  std::cout << "results: " << output << "\ntook " << std::to_string(static_cast<int>(seconds_since(started))) + " s" << "\n";
+  // With --json, standard output holds the JSON alone: where the results went and how long it took go to stderr.
+  if (args.json) {
+    std::cout << report_json.dump(2) << "\n";
+  } else {
+    print_acceptance(report, std::cout);
+  }
+  (args.json ? std::cerr : std::cout) << "results: " << output << "\ntook " << static_cast<int>(seconds_since(started)) << " s\n";
   if (document.run.interrupted) return kExitFailed;
   return report.node_verdict == Grade::Fail ? kExitFailed : kExitOk;
 }
@@ -160,9 +180,17 @@ void add_acceptance_command(CLI::App& app, CommandState& state) {
   acceptance->add_option("--stress-duration", args->stress_duration, "length of the stress stage")->capture_default_str();
   add_results_destination_options(*acceptance, args->destination, "-acceptance");
   acceptance->add_option("--log-dir", args->log_dir, "where each family's raw output goes (default: OUTPUT.logs)");
-  acceptance->add_option("--json", args->json, "also write the verdicts as JSON to this file");
+  CLI::Option* json = acceptance->add_option("--json", args->deprecated_json_file,
+                                             "print the verdicts as JSON instead of the table (--json FILE, which "
+                                             "wrote the file, is deprecated: --json-file FILE)")
+                          ->expected(0, 1)
+                          ->type_name("");
+  acceptance->add_option("--json-file", args->json_file, "also write the verdicts as JSON to this file");
   acceptance->add_option("--junit", args->junit, "also write the verdicts as JUnit XML to this file");
-  acceptance->callback([args, &state] { state.exit_code = acceptance_command(*args, state); });
+  acceptance->callback([args, json, &state] {
+    resolve_json_options(*args, *json);
+    state.exit_code = acceptance_command(*args, state);
+  });
 }
 
 }  // namespace gpubench

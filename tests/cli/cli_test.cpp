@@ -274,7 +274,7 @@ TEST(Cli, StressRefusesANonsenseTemperatureLimit) {
 
 TEST(Cli, AcceptanceRefusesAnOutputOverAnotherBeforeLookingForTheGpu) {
   const std::string dir = "/tmp/gpubench-cli-acceptance-" + std::to_string(getpid());
-  const Outcome same = run({GPUBENCH_BINARY, "acceptance", "--json", dir + "-r", "--junit", dir + "-r", "-o", dir + "-o"}, kNoGpu);
+  const Outcome same = run({GPUBENCH_BINARY, "acceptance", "--json-file", dir + "-r", "--junit", dir + "-r", "-o", dir + "-o"}, kNoGpu);
   EXPECT_EQ(same.exit_code, 2) << same.err;
   EXPECT_NE(same.err.find("--junit"), std::string::npos) << same.err;
   const std::string baseline = std::string(GPUBENCH_TEST_DATA) + "/check/baseline.json";
@@ -282,6 +282,20 @@ TEST(Cli, AcceptanceRefusesAnOutputOverAnotherBeforeLookingForTheGpu) {
   EXPECT_EQ(over_input.exit_code, 2) << over_input.err;
   EXPECT_NE(over_input.err.find("--output"), std::string::npos) << over_input.err;
   for (const char* suffix : {"-r", "-o"}) EXPECT_FALSE(std::ifstream(dir + suffix).good()) << dir + suffix;
+}
+
+// --json prints JSON on standard output in every command; acceptance's old `--json FILE` still writes the file,
+// with a note, and is refused beside --json-file.
+TEST(Cli, AcceptanceStillTakesTheOldJsonFileFormWithANote) {
+  const std::string file = "/tmp/gpubench-cli-acceptance-json-" + std::to_string(getpid());
+  const Outcome old_form = run({GPUBENCH_BINARY, "acceptance", "--json", file}, kNoGpu);
+  EXPECT_EQ(old_form.exit_code, 3) << "on to the GPU: " << old_form.err;
+  EXPECT_NE(old_form.err.find("--json FILE is deprecated: use --json-file FILE"), std::string::npos) << old_form.err;
+  const Outcome both = run({GPUBENCH_BINARY, "acceptance", "--json", file, "--json-file", file + "-2"}, kNoGpu);
+  EXPECT_EQ(both.exit_code, 2) << both.err;
+  const Outcome flag = run({GPUBENCH_BINARY, "acceptance", "--json", "--devices", "0"}, kNoGpu);
+  EXPECT_EQ(flag.exit_code, 3) << flag.err;
+  EXPECT_EQ(flag.err.find("deprecated"), std::string::npos) << flag.err;
 }
 
 // -o names the file; --results-dir keeps it in a tree of runs. Given both, the command is refused before it

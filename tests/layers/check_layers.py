@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Arrows run one way: cli -> harness -> benchmarks -> kernels (DESIGN.md).
+"""Arrows run one way: cli -> harness -> benchmarks -> kernels (docs/architecture.md).
 
 Reads every #include of kernels/, benchmarks/ and harness/ and fails, naming file and line, on one that points
 up: kernels/ may include only kernels/; benchmarks/ may include benchmarks/ and kernels/; harness/ may include

@@ -17,6 +17,8 @@ struct HealthLimits {
   // errors from 100 a second (its hardware limits: below that the link's retries absorb them); healthy H200
   // links were seen to gather a few hundred under hours of traffic.
   double nvlink_crc_errors_per_second = 100;
+  // Xids within this many seconds before now count at their full severity; older ones since boot a step lower.
+  double xid_window_s = 24 * 3600.0;
 };
 
 // Every finding, worst first; checks that ran and found nothing appear once as Severity::Ok.

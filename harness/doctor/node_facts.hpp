@@ -110,11 +110,28 @@ struct HostFacts {
   Reading<double> uptime_s;
 };
 
+// One Xid the NVIDIA driver wrote to the kernel log: "NVRM: Xid (PCI:0000:18:00): 79, pid=..., GPU has fallen off the bus."
+struct XidEvent {
+  double seconds_since_boot = 0;
+  std::string pci_device;  // "0000:18:00": domain, bus and device as the driver prints them, without the function
+  int code = 0;
+  std::string message;  // what follows the code
+};
+
+struct XidHistory {
+  std::string source;  // "/dev/kmsg", "journalctl -k" or "dmesg"
+  // Where the log read begins, in seconds since boot: later than the first seconds when the kernel's ring
+  // buffer has wrapped, and Xids before it may be missing.
+  double covers_from_s = 0;
+  std::vector<XidEvent> events;
+};
+
 struct NodeFacts {
   std::string cuda_why_not;  // set when CUDA sees no usable GPU: CUDA's reason
   std::string nvml_why_not;  // set when NVML could not be loaded: why
   std::vector<GpuFacts> gpus;  // the GPUs selected with --devices
   std::vector<GpuPairFacts> pairs;
+  Reading<XidHistory> xids;  // since boot
   HostFacts host;
 };
 

@@ -14,6 +14,7 @@
 #include "benchmarks/common/topology.hpp"
 #include "harness/doctor/host_facts.hpp"
 #include "harness/doctor/pcie_under_load.hpp"
+#include "harness/doctor/read_kernel_log.hpp"
 
 namespace gpubench {
 namespace {
@@ -271,6 +272,7 @@ NodeFacts read_node_facts(const NvmlLibrary* nvml, const std::string& nvml_why_n
                           const std::vector<int>& devices) {
   NodeFacts facts;
   facts.host = read_host_facts();
+  facts.xids = read_xid_history();  // needs no GPU: a GPU that fell off the bus is found here
   if (nvml == nullptr) facts.nvml_why_not = nvml_why_not.empty() ? "NVML not loaded" : nvml_why_not;
   facts.cuda_why_not = cuda.error;
   if (!cuda.error.empty()) return facts;

@@ -46,6 +46,7 @@ std::string format_bytes(std::uint64_t bytes);
 void judge_gpu_state(const NodeFacts& facts, const HealthLimits& limits, std::vector<Finding>& out);  // gpu_rules.cpp
 void judge_gpu_memory(const NodeFacts& facts, const HealthLimits& limits, std::vector<Finding>& out);  // memory_rules.cpp
 void judge_gpu_links(const NodeFacts& facts, const HealthLimits& limits, std::vector<Finding>& out);  // link_rules.cpp
+void judge_xids(const NodeFacts& facts, const HealthLimits& limits, std::vector<Finding>& out);  // xid_rules.cpp
 void judge_host(const NodeFacts& facts, std::vector<Finding>& out);  // host_rules.cpp
 void judge_variables(const std::map<std::string, std::string>& variables, std::vector<Finding>& out);  // variable_rules.cpp
 

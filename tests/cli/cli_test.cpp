@@ -136,6 +136,21 @@ TEST(Cli, DoctorWithoutAGpuExitsThreeAndStillJudgesTheHost) {
   EXPECT_EQ(run({GPUBENCH_BINARY, "doctor", "--no-such-option"}, env).exit_code, 2);
 }
 
+TEST(Cli, DoctorReadsTheXidHistoryAndRefusesABadWindow) {
+  const Outcome json = run({GPUBENCH_BINARY, "doctor", "--json", "--xid-window", "6h"}, kNoGpu);
+  EXPECT_EQ(json.exit_code, 3) << json.err;
+  bool xids = false;
+  for (const auto& f : nlohmann::json::parse(json.out)) {
+    if (f["check"] == "xid.errors") xids = true;
+  }
+  EXPECT_TRUE(xids) << "read, or said to be unreadable: " << json.out;
+  for (const char* window : {"soon", "0", "-1h"}) {
+    const Outcome bad = run({GPUBENCH_BINARY, "doctor", "--xid-window", window}, kNoGpu);
+    EXPECT_EQ(bad.exit_code, 2) << window << ": " << bad.err;
+    EXPECT_NE(bad.err.find("--xid-window"), std::string::npos) << bad.err;
+  }
+}
+
 TEST(Cli, MicroIsAPlainGoogleBenchmarkExecutableThatSkipsWithoutAGpu) {
   const std::string out = "/tmp/gpubench-micro-test-" + std::to_string(getpid()) + ".json";
   const Outcome outcome = run({GPUBENCH_MICRO_BINARY, "--benchmark_filter=memory/triad", "--benchmark_out=" + out,

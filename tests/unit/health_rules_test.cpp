@@ -65,6 +65,7 @@ GpuFacts healthy_gpu(int index) {
 
 NodeFacts healthy_node(int gpu_count = 8) {
   NodeFacts node;
+  node.xids.value = XidHistory{"/dev/kmsg", 0.0, {}};
   for (int i = 0; i < gpu_count; ++i) node.gpus.push_back(healthy_gpu(i));
   for (int a = 0; a < gpu_count; ++a) {
     for (int b = a + 1; b < gpu_count; ++b) {
@@ -132,7 +133,8 @@ TEST(HealthRules, AHealthyNodeGivesOnlyOkFindingsOnePerCheck) {
   for (const char* check : {"persistence.disabled", "pcie.link_below_max", "clocks.throttling", "temperature.near_slowdown",
                             "power.limit_below_default", "processes.other", "ecc.disabled", "ecc.uncorrectable_errors",
                             "ecc.correctable_errors", "memory.row_remap", "nvlink.links_down", "nvlink.errors",
-                            "topology.asymmetric_nvlinks", "p2p.unavailable", "numa.process_placement", "cpu.governor", "env.variables"}) {
+                            "topology.asymmetric_nvlinks", "p2p.unavailable", "numa.process_placement", "cpu.governor", "env.variables",
+                            "xid.errors"}) {
     const std::vector<Finding> found = with_check(findings, check);
     ASSERT_EQ(found.size(), 1u) << check;
   }

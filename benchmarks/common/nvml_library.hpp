@@ -42,6 +42,7 @@ class NvmlLibrary {
   X(nvmlDeviceGetMaxPcieLinkGeneration)             \
   X(nvmlDeviceGetCurrPcieLinkWidth)                 \
   X(nvmlDeviceGetMaxPcieLinkWidth)                  \
+  X(nvmlDeviceGetPcieReplayCounter)                 \
   X(nvmlDeviceGetClockInfo)                         \
   X(nvmlDeviceGetMaxClockInfo)                      \
   X(nvmlDeviceGetPowerManagementLimit)              \

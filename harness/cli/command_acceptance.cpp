@@ -76,7 +76,8 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
   const std::vector<int> devices = selected_devices(args.devices, cuda.device_count);
 
   std::cerr << "[1/3] doctor\n";
-  const std::vector<Finding> findings = judge_node_health(read_node_facts(nvml.get(), nvml_error, cuda, devices));
+  const NodeFacts facts = read_node_facts(nvml.get(), nvml_error, cuda, devices);
+  std::vector<Finding> findings = judge_node_health(facts);
 
   std::cerr << "[2/3] quick suite (" << std::to_string(static_cast<int>(seconds_since(started))) + " s" << ")\n";
   ResultsDocument document = start_results_document(state.command_line, "quick", devices, nvml.get(), nvml_error);
@@ -132,6 +133,11 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
   }
   const StressLimits limits;
   const std::vector<GpuStressVerdict> verdicts = judge_stress(records, limits);
+  // The suite and stress loaded every link: PCIe errors that came meanwhile count against the GPU.
+  NodeFacts after_load = facts;
+  reread_pcie_errors(nvml.get(), after_load);
+  const std::vector<Finding> growth = judge_pcie_error_growth(facts, after_load);
+  findings.insert(findings.end(), growth.begin(), growth.end());
   add_stress_to_document(records, verdicts, limits, static_cast<double>(stress_duration.count()), document);
   document.run.interrupted = state.stop->load();
   finish_results_document(document);

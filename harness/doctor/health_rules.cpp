@@ -34,6 +34,7 @@ std::vector<Finding> judge_node_health(const NodeFacts& facts, const HealthLimit
   judge_gpu_state(facts, limits, findings);
   judge_gpu_memory(facts, limits, findings);
   judge_gpu_links(facts, limits, findings);
+  judge_pcie_errors(facts, limits, findings);
   judge_xids(facts, limits, findings);
   judge_host(facts, findings);
   judge_variables(facts.host.variables, findings);

@@ -55,6 +55,22 @@ struct NvLinkFacts {
   Reading<NvLinkCounters> errors;  // read for active links only
 };
 
+// PCIe Advanced Error Reporting counts of one PCI function since boot (sysfs aer_dev_correctable,
+// aer_dev_nonfatal, aer_dev_fatal). `named` keeps the counters above zero: "correctable RxErr" -> 3.
+struct AerCounts {
+  std::uint64_t correctable = 0;
+  std::uint64_t nonfatal = 0;
+  std::uint64_t fatal = 0;
+  std::map<std::string, std::uint64_t> named;
+};
+
+// The AER counts of the GPU, or of the bridge port above it: the other end of the GPU's link.
+struct PcieFunctionAer {
+  std::string address;  // "0000:18:00.0"
+  bool is_gpu = true;   // false: the upstream bridge port
+  Reading<AerCounts> counts;
+};
+
 struct GpuProcess {
   unsigned pid = 0;
   std::optional<std::uint64_t> used_memory_bytes;
@@ -79,6 +95,8 @@ struct GpuFacts {
   Reading<PcieLink> pcie;  // as found, possibly idle
   // The current generation and width read while doctor copied to the GPU, which wakes an idle link.
   Reading<PcieLink> pcie_under_load;
+  Reading<unsigned> pcie_replays;  // link-level retransmissions since the driver loaded (NVML)
+  std::vector<PcieFunctionAer> pcie_aer;  // the GPU, then the bridge port above it where there is one
 
   Reading<std::vector<NvLinkFacts>> nvlinks;  // the links the GPU has; empty when it has none
   Reading<std::uint64_t> clock_event_reasons;  // nvmlClocksEventReason* bits, read before doctor used the GPU

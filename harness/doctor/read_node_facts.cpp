@@ -13,11 +13,14 @@
 #include "benchmarks/common/nvml_library.hpp"
 #include "benchmarks/common/topology.hpp"
 #include "harness/doctor/host_facts.hpp"
+#include "harness/doctor/pcie_aer.hpp"
 #include "harness/doctor/pcie_under_load.hpp"
 #include "harness/doctor/read_kernel_log.hpp"
 
 namespace gpubench {
 namespace {
+
+const char* const kPciDevices = "/sys/bus/pci/devices";
 
 std::string not_in_driver(const char* call) { return std::string(call) + ": not in this driver's NVML"; }
 
@@ -176,6 +179,7 @@ void read_nvml_facts(const NvmlLibrary& nvml, nvmlDevice_t dev, GpuFacts& gpu) {
   gpu.retired_pages = read_retired_pages(nvml, dev);
   gpu.remapped_rows = read_remapped_rows(nvml, dev);
   gpu.pcie = read_pcie_link(nvml, dev);
+  gpu.pcie_replays = read_unsigned(nvml, "nvmlDeviceGetPcieReplayCounter", nvml.nvmlDeviceGetPcieReplayCounter_, dev);
   gpu.nvlinks = read_nvlinks(nvml, dev);
   gpu.clock_event_reasons = read_nvml<std::uint64_t, unsigned long long>(
       nvml, "nvmlDeviceGetCurrentClocksEventReasons", nvml.nvmlDeviceGetCurrentClocksEventReasons_,
@@ -229,6 +233,7 @@ GpuFacts read_gpu(int index, const NvmlLibrary* nvml, const std::string& nvml_wh
   gpu.pci_bus_id = bus_id;  // sysfs spells it in lower case: 0000:3b:00.0
   for (char& c : gpu.pci_bus_id) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   read_numa_placement(gpu);
+  gpu.pcie_aer = read_pcie_aer(kPciDevices, gpu.pci_bus_id);
   if (nvml == nullptr) {
     gpu.nvml_why_not = nvml_why_not;
     return gpu;
@@ -294,6 +299,17 @@ NodeFacts read_node_facts(const NvmlLibrary* nvml, const std::string& nvml_why_n
     }
   }
   return facts;
+}
+
+void reread_pcie_errors(const NvmlLibrary* nvml, NodeFacts& facts) {
+  for (GpuFacts& gpu : facts.gpus) {
+    if (gpu.pci_bus_id.empty()) continue;
+    gpu.pcie_aer = read_pcie_aer(kPciDevices, gpu.pci_bus_id);
+    const nvmlDevice_t handle = nvml != nullptr ? nvml->device_by_pci_bus_id(gpu.pci_bus_id) : nullptr;
+    if (handle != nullptr) {
+      gpu.pcie_replays = read_unsigned(*nvml, "nvmlDeviceGetPcieReplayCounter", nvml->nvmlDeviceGetPcieReplayCounter_, handle);
+    }
+  }
 }
 
 }  // namespace gpubench

@@ -51,6 +51,8 @@ GpuFacts healthy_gpu(int index) {
   gpu.retired_pages.why_not = "nvmlDeviceGetRetiredPages: Not Supported";
   gpu.remapped_rows.value = RemappedRows{};
   gpu.pcie.value = PcieLink{5, 16, 5, 16};
+  gpu.pcie_replays.value = 0;
+  gpu.pcie_aer = {{gpu.pci_bus_id, true, {AerCounts{}, ""}}, {"0000:0" + std::to_string(index) + ":01.0", false, {AerCounts{}, ""}}};
   gpu.nvlinks.value = nvlinks(18, 18);
   gpu.clock_event_reasons.value = nvmlClocksEventReasonGpuIdle;
   gpu.temperature_c.value = 35;
@@ -134,7 +136,7 @@ TEST(HealthRules, AHealthyNodeGivesOnlyOkFindingsOnePerCheck) {
                             "power.limit_below_default", "processes.other", "ecc.disabled", "ecc.uncorrectable_errors",
                             "ecc.correctable_errors", "memory.row_remap", "nvlink.links_down", "nvlink.errors",
                             "topology.asymmetric_nvlinks", "p2p.unavailable", "numa.process_placement", "cpu.governor", "env.variables",
-                            "xid.errors"}) {
+                            "pcie.aer_errors", "pcie.replays", "xid.errors"}) {
     const std::vector<Finding> found = with_check(findings, check);
     ASSERT_EQ(found.size(), 1u) << check;
   }

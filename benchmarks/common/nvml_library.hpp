@@ -37,6 +37,7 @@ class NvmlLibrary {
   X(nvmlDeviceGetName)                              \
   X(nvmlDeviceGetUUID)                              \
   X(nvmlDeviceGetSerial)                            \
+  X(nvmlDeviceGetVbiosVersion)                      \
   X(nvmlDeviceGetPciInfo)                           \
   X(nvmlDeviceGetCurrPcieLinkGeneration)            \
   X(nvmlDeviceGetMaxPcieLinkGeneration)             \
@@ -57,6 +58,7 @@ class NvmlLibrary {
   X(nvmlDeviceGetNvLinkState)                       \
   X(nvmlDeviceGetNvLinkRemotePciInfo)               \
   X(nvmlDeviceGetNvLinkErrorCounter)                \
+  X(nvmlDeviceGetFieldValues)                       \
   X(nvmlDeviceGetTotalEccErrors)                    \
   X(nvmlDeviceGetRetiredPages)                      \
   X(nvmlDeviceGetRetiredPagesPendingStatus)         \

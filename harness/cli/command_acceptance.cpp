@@ -19,6 +19,7 @@
 #include "harness/cli/filter_option.hpp"
 #include "harness/cli/output_paths.hpp"
 #include "harness/doctor/health_rules.hpp"
+#include "harness/doctor/node_profile.hpp"
 #include "harness/doctor/read_node_facts.hpp"
 #include "harness/environment/fingerprint.hpp"
 #include "harness/report/console_report.hpp"
@@ -47,6 +48,7 @@ struct AcceptanceArguments {
   std::string log_dir;
   std::string json;
   std::string junit;
+  std::string expect;
 };
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -67,8 +69,13 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
   } catch (const std::invalid_argument& error) {
     throw UsageError(std::string("--filter ") + error.what());
   }
-  refuse_outputs_over_inputs({{"--output", args.output}, {"--json", args.json}, {"--junit", args.junit}},
-                             args.baseline.empty() ? std::vector<std::string>{} : std::vector<std::string>{args.baseline});
+  std::vector<std::string> inputs;
+  for (const std::string& input : {args.baseline, args.expect}) {
+    if (!input.empty()) inputs.push_back(input);
+  }
+  refuse_outputs_over_inputs({{"--output", args.output}, {"--json", args.json}, {"--junit", args.junit}}, inputs);
+  std::optional<NodeProfile> expected;
+  if (!args.expect.empty()) expected = load_node_profile(args.expect);
   std::string nvml_error;
   const std::unique_ptr<NvmlLibrary> nvml = NvmlLibrary::load(&nvml_error);
   const CudaStatus cuda = probe_cuda();
@@ -77,7 +84,7 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
 
   std::cerr << "[1/3] doctor\n";
   const NodeFacts facts = read_node_facts(nvml.get(), nvml_error, cuda, devices);
-  std::vector<Finding> findings = judge_node_health(facts);
+  std::vector<Finding> findings = judge_node_health(facts, {}, expected);
 
   std::cerr << "[2/3] quick suite (" << std::to_string(static_cast<int>(seconds_since(started))) + " s" << ")\n";
   ResultsDocument document = start_results_document(state.command_line, "quick", devices, nvml.get(), nvml_error);
@@ -166,6 +173,7 @@ void add_acceptance_command(CLI::App& app, CommandState& state) {
   acceptance->add_option("--log-dir", args->log_dir, "where each family's raw output goes (default: OUTPUT.logs)");
   acceptance->add_option("--json", args->json, "also write the verdicts as JSON to this file");
   acceptance->add_option("--junit", args->junit, "also write the verdicts as JUnit XML to this file");
+  acceptance->add_option("--expect", args->expect, "node profile the doctor stage holds the node against (docs/node-profile.md)");
   acceptance->callback([args, &state] { state.exit_code = acceptance_command(*args, state); });
 }
 

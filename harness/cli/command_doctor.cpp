@@ -10,6 +10,7 @@
 #include "harness/cli/duration_text.hpp"
 #include "harness/cli/exit_codes.hpp"
 #include "harness/doctor/health_rules.hpp"
+#include "harness/doctor/node_profile.hpp"
 #include "harness/doctor/read_node_facts.hpp"
 #include "harness/report/console_report.hpp"
 #include "harness/report/json_report.hpp"
@@ -20,22 +21,26 @@ namespace {
 struct DoctorArguments {
   std::string devices;
   bool json = false;
+  std::string expect;
   std::string xid_window = "24h";
 };
 
 int doctor_command(const DoctorArguments& args) {
+  // Both are checked before anything is read: a bad profile is exit 2 whatever the node's state.
   HealthLimits limits;
   try {
     limits.xid_window_s = static_cast<double>(parse_duration(args.xid_window).count());
   } catch (const std::invalid_argument& error) {
     throw UsageError(std::string("--xid-window ") + error.what());
   }
+  std::optional<NodeProfile> expected;
+  if (!args.expect.empty()) expected = load_node_profile(args.expect);
   std::string nvml_error;
   const std::unique_ptr<NvmlLibrary> nvml = NvmlLibrary::load(&nvml_error);
   const CudaStatus cuda = probe_cuda();
   const std::vector<int> devices = cuda.error.empty() ? selected_devices(args.devices, cuda.device_count) : std::vector<int>{};
   const NodeFacts facts = read_node_facts(nvml.get(), nvml_error, cuda, devices);
-  const std::vector<Finding> findings = judge_node_health(facts, limits);
+  const std::vector<Finding> findings = judge_node_health(facts, limits, expected);
   if (args.json) {
     std::cout << findings_json(findings).dump(2) << "\n";
   } else {
@@ -56,6 +61,7 @@ void add_doctor_command(CLI::App& app, CommandState& state) {
   CLI::App* doctor = app.add_subcommand("doctor", "check the node's GPUs, links and host; exit 1 on a critical finding");
   doctor->add_option("--devices", args->devices, "GPUs to check, e.g. 0,1 or 0-3 (default: all)")->check(kDeviceListSyntax);
   doctor->add_flag("--json", args->json, "print the findings as a JSON array");
+  doctor->add_option("--expect", args->expect, "node profile to hold the node against (JSON, docs/node-profile.md)");
   doctor->add_option("--xid-window", args->xid_window, "Xids this recent count at full severity, older ones since boot a step lower")
       ->capture_default_str();
   doctor->callback([args, &state] { state.exit_code = doctor_command(*args); });

@@ -28,9 +28,10 @@ void judge_availability(const NodeFacts& facts, std::vector<Finding>& out) {
 
 }  // namespace
 
-std::vector<Finding> judge_node_health(const NodeFacts& facts, const HealthLimits& limits) {
+std::vector<Finding> judge_node_health(const NodeFacts& facts, const HealthLimits& limits, const std::optional<NodeProfile>& expected) {
   std::vector<Finding> findings;
   judge_availability(facts, findings);
+  if (expected) judge_inventory(facts, *expected, findings);
   judge_gpu_state(facts, limits, findings);
   judge_gpu_memory(facts, limits, findings);
   judge_gpu_links(facts, limits, findings);

@@ -2,10 +2,12 @@
 // The health rules of `gpubench doctor`: facts read from a node in, findings out. Pure, so that every rule
 // can be tested on a machine without a GPU.
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "harness/doctor/finding.hpp"
 #include "harness/doctor/node_facts.hpp"
+#include "harness/doctor/node_profile.hpp"
 
 namespace gpubench {
 
@@ -28,8 +30,10 @@ struct HealthLimits {
   unsigned pcie_replays_per_run = 80;
 };
 
-// Every finding, worst first; checks that ran and found nothing appear once as Severity::Ok.
-std::vector<Finding> judge_node_health(const NodeFacts& facts, const HealthLimits& limits = {});
+// Every finding, worst first; checks that ran and found nothing appear once as Severity::Ok. With `expected`,
+// the node is also held against that profile (inventory.* findings).
+std::vector<Finding> judge_node_health(const NodeFacts& facts, const HealthLimits& limits = {},
+                                       const std::optional<NodeProfile>& expected = std::nullopt);
 
 // The GPUs' PCIe error counters read before and after a load (acceptance reads them around its suite and stress,
 // reread_pcie_errors): uncorrectable AER errors that appeared are critical, correctable ones a warning, replays

@@ -53,6 +53,7 @@ struct NvLinkFacts {
   unsigned link = 0;  // NVML's link number on this GPU
   bool active = false;
   Reading<NvLinkCounters> errors;  // read for active links only
+  Reading<unsigned> speed_mb_per_s;  // per direction, as `nvidia-smi nvlink -s` shows it; active links only
 };
 
 // PCIe Advanced Error Reporting counts of one PCI function since boot (sysfs aer_dev_correctable,
@@ -81,7 +82,9 @@ struct GpuFacts {
   int index = 0;  // CUDA's device index (after CUDA_VISIBLE_DEVICES)
   std::string name;
   std::string pci_bus_id;
+  std::uint64_t memory_bytes = 0;  // CUDA's total global memory; 0 when unknown
   std::string nvml_why_not;  // set when NVML has no handle for this GPU; every NVML reading is then empty
+  Reading<std::string> vbios_version;
 
   Reading<bool> persistence_mode;
   Reading<EccMode> ecc_mode;
@@ -147,6 +150,9 @@ struct XidHistory {
 struct NodeFacts {
   std::string cuda_why_not;  // set when CUDA sees no usable GPU: CUDA's reason
   std::string nvml_why_not;  // set when NVML could not be loaded: why
+  int cuda_device_count = 0;  // every GPU CUDA sees, selected or not
+  Reading<unsigned> nvml_device_count;  // every GPU the driver knows, CUDA_VISIBLE_DEVICES or not
+  Reading<std::string> driver_version;
   std::vector<GpuFacts> gpus;  // the GPUs selected with --devices
   std::vector<GpuPairFacts> pairs;
   Reading<XidHistory> xids;  // since boot

@@ -51,6 +51,7 @@ void judge_gpu_memory(const NodeFacts& facts, const HealthLimits& limits, std::v
 void judge_gpu_links(const NodeFacts& facts, const HealthLimits& limits, std::vector<Finding>& out);  // link_rules.cpp
 void judge_xids(const NodeFacts& facts, const HealthLimits& limits, std::vector<Finding>& out);  // xid_rules.cpp
 void judge_pcie_errors(const NodeFacts& facts, const HealthLimits& limits, std::vector<Finding>& out);  // pcie_error_rules.cpp
+void judge_inventory(const NodeFacts& facts, const NodeProfile& profile, std::vector<Finding>& out);  // inventory_rules.cpp
 void judge_host(const NodeFacts& facts, std::vector<Finding>& out);  // host_rules.cpp
 void judge_variables(const std::map<std::string, std::string>& variables, std::vector<Finding>& out);  // variable_rules.cpp
 

@@ -30,7 +30,10 @@ std::vector<NvLinkFacts> nvlinks(int count, int active) {
     NvLinkFacts link;
     link.link = static_cast<unsigned>(i);
     link.active = i < active;
-    if (link.active) link.errors.value = NvLinkCounters{0, 0, 0, 0};
+    if (link.active) {
+      link.errors.value = NvLinkCounters{0, 0, 0, 0};
+      link.speed_mb_per_s.value = 26562;
+    }
     links.push_back(link);
   }
   return links;
@@ -42,6 +45,8 @@ GpuFacts healthy_gpu(int index) {
   gpu.index = index;
   gpu.name = "NVIDIA H200";
   gpu.pci_bus_id = "0000:" + std::to_string(10 + index) + ":00.0";
+  gpu.memory_bytes = 150109880320;
+  gpu.vbios_version.value = "96.00.AF.00.01";
   gpu.persistence_mode.value = true;
   gpu.ecc_mode.value = EccMode{true, true};
   gpu.ecc_volatile_corrected.value = 0;
@@ -67,6 +72,9 @@ GpuFacts healthy_gpu(int index) {
 
 NodeFacts healthy_node(int gpu_count = 8) {
   NodeFacts node;
+  node.cuda_device_count = gpu_count;
+  node.nvml_device_count.value = static_cast<unsigned>(gpu_count);
+  node.driver_version.value = "580.159.04";
   node.xids.value = XidHistory{"/dev/kmsg", 0.0, {}};
   for (int i = 0; i < gpu_count; ++i) node.gpus.push_back(healthy_gpu(i));
   for (int a = 0; a < gpu_count; ++a) {

@@ -21,17 +21,15 @@ Grade worst_stage(const std::vector<StageResult>& stages) {
 
 }  // namespace
 
-AcceptanceReport judge_acceptance(const std::vector<int>& devices, const std::vector<Finding>& doctor,
-                                  const std::optional<CheckReport>& check, const std::string& baseline_note,
-                                  const std::vector<GpuStressVerdict>& stress) {
+AcceptanceReport judge_acceptance(const AcceptanceEvidence& evidence) {
   AcceptanceReport report;
   std::map<int, std::map<std::string, StageResult>> per_gpu;
-  for (int d : devices) {
-    for (const char* stage : {"doctor", "performance", "stress"}) per_gpu[d][stage] = {stage, Grade::Pass, {}};
+  for (const GpuIdentity& gpu : evidence.gpus) {
+    for (const char* stage : {"doctor", "performance", "stress"}) per_gpu[gpu.index][stage] = {stage, Grade::Pass, {}};
   }
   std::map<std::string, StageResult> node = {{"doctor", {"doctor", Grade::Pass, {}}}, {"performance", {"performance", Grade::Pass, {}}}};
 
-  for (const Finding& f : doctor) {
+  for (const Finding& f : evidence.doctor) {
     const Grade verdict = grade_of(f.severity);
     if (verdict == Grade::Pass) continue;
     const std::string reason = f.check + ": " + f.finding + (f.fix.empty() ? "" : " (fix: " + f.fix + ")");
@@ -43,9 +41,9 @@ AcceptanceReport judge_acceptance(const std::vector<int>& devices, const std::ve
       }
     }
   }
-  if (check) {
-    report.baseline = check->baseline_path;
-    for (const MetricVerdict& v : check->verdicts) {
+  if (evidence.check) {
+    report.baseline = evidence.check->baseline_path;
+    for (const MetricVerdict& v : evidence.check->verdicts) {
       const Grade verdict = grade_of(v.kind);
       if (verdict == Grade::Pass) continue;
       const std::string reason = std::string(to_string(v.kind)) + " " + v.id + ": " + v.reason;
@@ -58,19 +56,20 @@ AcceptanceReport judge_acceptance(const std::vector<int>& devices, const std::ve
     }
   } else {
     // Without a baseline no figure was judged: no GPU may read as a performance pass.
-    report.baseline = baseline_note;
-    worsen(node["performance"], Grade::Warn, "not judged: " + baseline_note);
+    report.baseline = evidence.baseline_note;
+    worsen(node["performance"], Grade::Warn, "not judged: " + evidence.baseline_note);
     for (auto& [index, stages] : per_gpu) worsen(stages["performance"], Grade::Warn, "not judged: no baseline (see the node's verdict)");
   }
-  for (const GpuStressVerdict& v : stress) {
+  for (const GpuStressVerdict& v : evidence.stress) {
     if (!per_gpu.count(v.index)) continue;
     for (const StressFinding& f : v.findings) {
       const Grade verdict = grade_of_stress_finding(f);
       if (verdict != Grade::Pass) worsen(per_gpu[v.index]["stress"], verdict, f.check + ": " + f.message);
     }
   }
-  for (auto& [index, stages] : per_gpu) {
-    GpuAcceptance gpu{index, Grade::Pass, {stages["doctor"], stages["performance"], stages["stress"]}};
+  for (const GpuIdentity& identity : evidence.gpus) {
+    std::map<std::string, StageResult>& stages = per_gpu[identity.index];
+    GpuAcceptance gpu{identity, Grade::Pass, {stages["doctor"], stages["performance"], stages["stress"]}};
     gpu.verdict = worst_stage(gpu.stages);
     report.gpus.push_back(gpu);
   }

@@ -1,14 +1,15 @@
 #pragma once
-// The verdict of `gpubench acceptance`: one per GPU and one for the node, from three stages — doctor's
-// health findings, the quick suite checked against the baseline, and a short stress run. A GPU fails when
-// any stage fails it; the node fails when a GPU fails or a node-wide finding (a critical doctor finding for
-// no GPU in particular, a regression of a multi-GPU figure) fails it. Each stage's findings count as their own
-// vocabulary maps onto pass/warn/fail (grade_of). The report's formats are harness/report/'s.
+// The verdict of `gpubench acceptance`: one per GPU and one for the node, from three stages — doctor's health
+// findings, the quick suite checked against the baseline, and a short stress run. A GPU fails when any stage fails
+// it; the node fails when a GPU fails or a node-wide finding (a critical doctor finding for no GPU in particular, a
+// regression of a multi-GPU figure) fails it. Each stage's findings count as their own vocabulary maps onto
+// pass/warn/fail (grade_of). The report's formats are harness/report/'s.
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "harness/doctor/finding.hpp"
+#include "harness/doctor/gpu_identity.hpp"
 #include "harness/results/grade.hpp"
 #include "harness/stress/stress_rules.hpp"
 #include "harness/verdict/metric_verdict.hpp"
@@ -22,7 +23,7 @@ struct StageResult {
 };
 
 struct GpuAcceptance {
-  int index = 0;
+  GpuIdentity gpu;
   Grade verdict = Grade::Pass;
   std::vector<StageResult> stages;
 };
@@ -34,9 +35,14 @@ struct AcceptanceReport {
   std::string baseline;  // the baseline used, or why none was
 };
 
-// `check` is empty when no baseline matched (`baseline_note` says why): performance is then a warning.
-AcceptanceReport judge_acceptance(const std::vector<int>& devices, const std::vector<Finding>& doctor,
-                                  const std::optional<CheckReport>& check, const std::string& baseline_note,
-                                  const std::vector<GpuStressVerdict>& stress);
+struct AcceptanceEvidence {
+  std::vector<GpuIdentity> gpus;  // the GPUs tested
+  std::vector<Finding> doctor;
+  std::optional<CheckReport> check;  // empty when no baseline matched: performance is then a warning, for this reason:
+  std::string baseline_note;
+  std::vector<GpuStressVerdict> stress;
+};
+
+AcceptanceReport judge_acceptance(const AcceptanceEvidence& evidence);
 
 }  // namespace gpubench

@@ -18,6 +18,7 @@
 #include "harness/cli/exit_codes.hpp"
 #include "harness/cli/filter_option.hpp"
 #include "harness/cli/output_paths.hpp"
+#include "harness/doctor/gpu_identity.hpp"
 #include "harness/doctor/health_rules.hpp"
 #include "harness/doctor/node_profile.hpp"
 #include "harness/doctor/read_node_facts.hpp"
@@ -150,7 +151,7 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
   finish_results_document(document);
   write_json_atomically(to_json(document), output);
 
-  const AcceptanceReport report = judge_acceptance(devices, findings, check, baseline_note, verdicts);
+  const AcceptanceReport report = judge_acceptance({gpu_identities(facts), findings, check, baseline_note, verdicts});
   if (!args.json.empty()) write_json_atomically(acceptance_json(report), args.json);
   if (!args.junit.empty()) write_text_atomically(args.junit, [&](std::ostream& out) { write_junit(verdict_list(report), out); });
   print_acceptance(report, std::cout);

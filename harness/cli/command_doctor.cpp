@@ -9,6 +9,7 @@
 #include "harness/cli/device_list_option.hpp"
 #include "harness/cli/duration_text.hpp"
 #include "harness/cli/exit_codes.hpp"
+#include "harness/doctor/gpu_identity.hpp"
 #include "harness/doctor/health_rules.hpp"
 #include "harness/doctor/node_profile.hpp"
 #include "harness/doctor/read_node_facts.hpp"
@@ -41,10 +42,11 @@ int doctor_command(const DoctorArguments& args) {
   const std::vector<int> devices = cuda.error.empty() ? selected_devices(args.devices, cuda.device_count) : std::vector<int>{};
   const NodeFacts facts = read_node_facts(nvml.get(), nvml_error, cuda, devices);
   const std::vector<Finding> findings = judge_node_health(facts, limits, expected);
+  const std::vector<GpuIdentity> identities = gpu_identities(facts);
   if (args.json) {
-    std::cout << findings_json(findings).dump(2) << "\n";
+    std::cout << findings_json(findings, identities).dump(2) << "\n";
   } else {
-    print_findings(findings, std::cout);
+    print_findings(findings, identities, std::cout);
   }
   // The findings that need no GPU are printed above; without a GPU the exit code is still `gpubench run`'s.
   if (!cuda.error.empty()) {

@@ -82,6 +82,8 @@ struct GpuFacts {
   int index = 0;  // CUDA's device index (after CUDA_VISIBLE_DEVICES)
   std::string name;
   std::string pci_bus_id;
+  std::string uuid;    // "GPU-8c6f...", from CUDA; empty when unknown
+  std::string serial;  // the board's serial number from NVML; empty where the GPU reports none
   std::uint64_t memory_bytes = 0;  // CUDA's total global memory; 0 when unknown
   std::string nvml_why_not;  // set when NVML has no handle for this GPU; every NVML reading is then empty
   Reading<std::string> vbios_version;

@@ -199,13 +199,14 @@ Reading<std::vector<GpuProcess>> read_other_processes(const NvmlLibrary& nvml, n
 template <typename Function>
 Reading<std::string> read_text(const NvmlLibrary& nvml, const char* name, Function* fn, nvmlDevice_t dev) {
   if (fn == nullptr) return {std::nullopt, not_in_driver(name)};
-  char text[64] = {};  // more than NVML asks for a VBIOS version (NVML_DEVICE_VBIOS_VERSION_BUFFER_SIZE, 32)
+  char text[64] = {};  // more than NVML asks for a serial (NVML_DEVICE_SERIAL_BUFFER_SIZE, 30) or a VBIOS version (32)
   const nvmlReturn_t status = fn(dev, text, sizeof text);
   if (status != NVML_SUCCESS) return {std::nullopt, nvml.describe(name, status)};
   return {std::string(text), ""};
 }
 
 void read_nvml_facts(const NvmlLibrary& nvml, nvmlDevice_t dev, GpuFacts& gpu) {
+  gpu.serial = read_text(nvml, "nvmlDeviceGetSerial", nvml.nvmlDeviceGetSerial_, dev).value.value_or("");
   gpu.vbios_version = read_text(nvml, "nvmlDeviceGetVbiosVersion", nvml.nvmlDeviceGetVbiosVersion_, dev);
   const Reading<nvmlEnableState_t> persistence = read_nvml<nvmlEnableState_t>(
       nvml, "nvmlDeviceGetPersistenceMode", nvml.nvmlDeviceGetPersistenceMode_, [dev](auto fn, nvmlEnableState_t* v) { return fn(dev, v); });
@@ -266,6 +267,7 @@ GpuFacts read_gpu(int index, const NvmlLibrary* nvml, const std::string& nvml_wh
   cudaDeviceProp props{};
   if (cudaGetDeviceProperties(&props, index) == cudaSuccess) {
     gpu.name = props.name;
+    gpu.uuid = format_gpu_uuid(props.uuid.bytes);
     gpu.memory_bytes = props.totalGlobalMem;
   }
   char bus_id[32] = {};

@@ -6,6 +6,7 @@
 
 #include "harness/acceptance/acceptance_verdict.hpp"
 #include "harness/doctor/finding.hpp"
+#include "harness/doctor/gpu_identity.hpp"
 #include "harness/report/comparison.hpp"
 #include "harness/verdict/fleet.hpp"
 #include "harness/verdict/metric_verdict.hpp"
@@ -18,8 +19,9 @@ void print_check_console(const CheckReport& report, std::ostream& out, bool colo
 void print_fleet(const FleetReport& report, std::ostream& out);
 // Each stage of the node and of each GPU with its reasons, each GPU's verdict, then the node's.
 void print_acceptance(const AcceptanceReport& report, std::ostream& out);
-// A count per severity, then one line per finding (worst first, as given) with its fix beneath.
-void print_findings(const std::vector<Finding>& findings, std::ostream& out);
+// A count per severity, then one line per finding (worst first, as given); beneath a finding that is not ok, the
+// identity of each GPU it concerns and the fix.
+void print_findings(const std::vector<Finding>& findings, const std::vector<GpuIdentity>& identities, std::ostream& out);
 // The runs numbered [1], [2], ...; a table of values and ratios against [1]; the metrics not in every run.
 void print_comparison(const Comparison& comparison, std::ostream& out);
 

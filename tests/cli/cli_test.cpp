@@ -178,6 +178,7 @@ TEST(Cli, DoctorReadsTheXidHistoryAndRefusesABadWindow) {
   bool xids = false;
   for (const auto& f : nlohmann::json::parse(json.out)) {
     if (f["check"] == "xid.errors") xids = true;
+    EXPECT_TRUE(f.contains("gpu_identities")) << f.dump();
   }
   EXPECT_TRUE(xids) << "read, or said to be unreadable: " << json.out;
   for (const char* window : {"soon", "0", "-1h"}) {

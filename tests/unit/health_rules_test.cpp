@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "harness/doctor/gpu_identity.hpp"
 #include "harness/doctor/host_facts.hpp"
 #include "harness/report/console_report.hpp"
 #include "harness/report/json_report.hpp"
@@ -45,6 +46,8 @@ GpuFacts healthy_gpu(int index) {
   gpu.index = index;
   gpu.name = "NVIDIA H200";
   gpu.pci_bus_id = "0000:" + std::to_string(10 + index) + ":00.0";
+  gpu.uuid = "GPU-00000000-0000-0000-0000-00000000000" + std::to_string(index);
+  gpu.serial = "165392404228" + std::to_string(index);
   gpu.memory_bytes = 150109880320;
   gpu.vbios_version.value = "96.00.AF.00.01";
   gpu.persistence_mode.value = true;
@@ -671,17 +674,25 @@ TEST(HealthRules, FindingsComeWorstFirst) {
 TEST(HealthRules, JsonAndConsoleCarryEveryField) {
   NodeFacts node = healthy_node(2);
   node.gpus[1].persistence_mode.value = false;
+  node.gpus[1].uuid = "GPU-5ede5d59-c949-3aca-4b28-11bd00045ab5";
+  node.gpus[1].serial = "1653924042280";
   const std::vector<Finding> findings = judge_node_health(node);
-  const nlohmann::json json = findings_json(findings);
+  const nlohmann::json json = findings_json(findings, gpu_identities(node));
   ASSERT_TRUE(json.is_array());
   EXPECT_EQ(json[0]["severity"], "warning");
   EXPECT_EQ(json[0]["check"], "persistence.disabled");
   EXPECT_EQ(json[0]["gpus"], nlohmann::json::array({1}));
+  EXPECT_EQ(json[0]["gpu_identities"][0]["index"], 1);
+  EXPECT_EQ(json[0]["gpu_identities"][0]["pci_bus_id"], "0000:11:00.0");
+  EXPECT_EQ(json[0]["gpu_identities"][0]["uuid"], "GPU-5ede5d59-c949-3aca-4b28-11bd00045ab5");
+  EXPECT_EQ(json[0]["gpu_identities"][0]["serial"], "1653924042280");
   EXPECT_FALSE(json[0]["fix"].get<std::string>().empty());
   std::ostringstream console;
-  print_findings(findings, console);
+  print_findings(findings, gpu_identities(node), console);
   EXPECT_NE(console.str().find("0 critical, 1 warning"), std::string::npos) << console.str();
   EXPECT_NE(console.str().find("WARNING   GPU 1"), std::string::npos) << console.str();
+  EXPECT_NE(console.str().find("GPU 1: PCI 0000:11:00.0, UUID GPU-5ede5d59-c949-3aca-4b28-11bd00045ab5, serial 1653924042280"),
+            std::string::npos) << console.str();
   EXPECT_NE(console.str().find("fix: run the persistence daemon"), std::string::npos) << console.str();
 }
 

@@ -34,6 +34,7 @@ class NvmlLibrary {
   X(nvmlDeviceGetCount)                             \
   X(nvmlDeviceGetHandleByIndex)                     \
   X(nvmlDeviceGetHandleByPciBusId)                  \
+  X(nvmlDeviceGetIndex)                             \
   X(nvmlDeviceGetName)                              \
   X(nvmlDeviceGetUUID)                              \
   X(nvmlDeviceGetSerial)                            \

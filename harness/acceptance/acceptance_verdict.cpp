@@ -19,6 +19,42 @@ Grade worst_stage(const std::vector<StageResult>& stages) {
   return worst_of(grades);
 }
 
+std::string dcgm_reason(const DcgmResult& result) {
+  std::string reason = result.category + "/" + result.test + ": " + result.status;
+  for (const std::string& message : result.messages) reason += "; " + message;
+  return reason;
+}
+
+// Each failed or warned test counts against the GPUs it names, or against the node when it names none (or one
+// that is not among the GPUs tested). DCGM's JSON says nothing per GPU for a test that passed.
+void judge_dcgm(const DcgmEvidence& dcgm, std::map<int, std::map<std::string, StageResult>>& per_gpu, StageResult& node) {
+  if (!dcgm.skipped_because.empty()) {
+    node.skipped = true;
+    node.reasons.push_back("skipped: " + dcgm.skipped_because);
+    return;
+  }
+  if (!dcgm.no_result.empty()) return worsen(node, Grade::Warn, "not judged: " + dcgm.no_result);
+  if (!dcgm.report.runtime_error.empty()) return worsen(node, Grade::Warn, "DCGM could not run the diagnostic: " + dcgm.report.runtime_error);
+  if (dcgm.report.results.empty()) return worsen(node, Grade::Warn, "not judged: DCGM reported no test");
+  for (auto& [index, stages] : per_gpu) stages["dcgm"] = {"dcgm", Grade::Pass, {}};
+  for (const DcgmResult& result : dcgm.report.results) {
+    const Grade grade = grade_of_dcgm_status(result.status);
+    if (grade == Grade::Pass) continue;
+    bool on_a_gpu = false;
+    for (int id : result.gpus) {
+      const auto cuda = dcgm.cuda_index.find(id);
+      if (cuda == dcgm.cuda_index.end() || per_gpu.count(cuda->second) == 0) continue;
+      worsen(per_gpu[cuda->second]["dcgm"], grade, dcgm_reason(result));
+      on_a_gpu = true;
+    }
+    if (!on_a_gpu) {
+      std::string gpus;
+      for (int id : result.gpus) gpus += (gpus.empty() ? " (DCGM GPU " : ", ") + std::to_string(id);
+      worsen(node, grade, dcgm_reason(result) + (gpus.empty() ? "" : gpus + ", not among the GPUs tested)"));
+    }
+  }
+}
+
 }  // namespace
 
 AcceptanceReport judge_acceptance(const AcceptanceEvidence& evidence) {
@@ -67,13 +103,22 @@ AcceptanceReport judge_acceptance(const AcceptanceEvidence& evidence) {
       if (verdict != Grade::Pass) worsen(per_gpu[v.index]["stress"], verdict, f.check + ": " + f.message);
     }
   }
+  const std::vector<std::string> stage_order = {"doctor", "performance", "stress"};
+  std::vector<std::string> node_stage_order = {"doctor", "performance"};
+  if (evidence.dcgm) {
+    node["dcgm"] = {"dcgm", Grade::Pass, {}};
+    judge_dcgm(*evidence.dcgm, per_gpu, node["dcgm"]);
+    node_stage_order.push_back("dcgm");
+  }
   for (const GpuIdentity& identity : evidence.gpus) {
     std::map<std::string, StageResult>& stages = per_gpu[identity.index];
-    GpuAcceptance gpu{identity, Grade::Pass, {stages["doctor"], stages["performance"], stages["stress"]}};
+    GpuAcceptance gpu{identity, Grade::Pass, {}};
+    for (const std::string& name : stage_order) gpu.stages.push_back(stages[name]);
+    if (stages.count("dcgm")) gpu.stages.push_back(stages["dcgm"]);
     gpu.verdict = worst_stage(gpu.stages);
     report.gpus.push_back(gpu);
   }
-  report.node_stages = {node["doctor"], node["performance"]};
+  for (const std::string& name : node_stage_order) report.node_stages.push_back(node[name]);
   report.node_verdict = worst_stage(report.node_stages);
   for (const GpuAcceptance& gpu : report.gpus) report.node_verdict = worst_of({report.node_verdict, gpu.verdict});
   return report;

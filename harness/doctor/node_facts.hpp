@@ -86,6 +86,7 @@ struct GpuFacts {
   std::string serial;  // the board's serial number from NVML; empty where the GPU reports none
   std::uint64_t memory_bytes = 0;  // CUDA's total global memory; 0 when unknown
   std::string nvml_why_not;  // set when NVML has no handle for this GPU; every NVML reading is then empty
+  Reading<unsigned> nvml_index;  // NVML's (and DCGM's) number for the GPU, which CUDA's may differ from
   Reading<std::string> vbios_version;
 
   Reading<bool> persistence_mode;

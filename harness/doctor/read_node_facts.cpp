@@ -206,6 +206,7 @@ Reading<std::string> read_text(const NvmlLibrary& nvml, const char* name, Functi
 }
 
 void read_nvml_facts(const NvmlLibrary& nvml, nvmlDevice_t dev, GpuFacts& gpu) {
+  gpu.nvml_index = read_unsigned(nvml, "nvmlDeviceGetIndex", nvml.nvmlDeviceGetIndex_, dev);
   gpu.serial = read_text(nvml, "nvmlDeviceGetSerial", nvml.nvmlDeviceGetSerial_, dev).value.value_or("");
   gpu.vbios_version = read_text(nvml, "nvmlDeviceGetVbiosVersion", nvml.nvmlDeviceGetVbiosVersion_, dev);
   const Reading<nvmlEnableState_t> persistence = read_nvml<nvmlEnableState_t>(

@@ -112,7 +112,7 @@ void print_fleet(const FleetReport& report, std::ostream& out) {
 
 void print_acceptance(const AcceptanceReport& report, std::ostream& out) {
   const auto print_stage = [&out](const std::string& scope, const StageResult& s) {
-    out << "  " << scope << "  " << s.stage << ": " << to_string(s.verdict) << "\n";
+    out << "  " << scope << "  " << s.stage << ": " << (s.skipped ? "skipped" : to_string(s.verdict)) << "\n";
     for (const std::string& r : s.reasons) out << "      " << r << "\n";
   };
   out << "\nAcceptance\n";

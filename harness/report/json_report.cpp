@@ -53,7 +53,7 @@ nlohmann::json fleet_json(const FleetReport& report) {
 
 nlohmann::json acceptance_json(const AcceptanceReport& report) {
   const auto stage_json = [](const StageResult& s) {
-    return nlohmann::json{{"stage", s.stage}, {"verdict", to_string(s.verdict)}, {"reasons", s.reasons}};
+    return nlohmann::json{{"stage", s.stage}, {"verdict", to_string(s.verdict)}, {"skipped", s.skipped}, {"reasons", s.reasons}};
   };
   nlohmann::json gpus = nlohmann::json::array();
   for (const GpuAcceptance& gpu : report.gpus) {

@@ -26,7 +26,8 @@ ListedVerdict listed_stage(const std::string& scope, const StageResult& stage) {
   for (const std::string& r : stage.reasons) reasons += r + "\n";
   const bool failed = stage.verdict == Grade::Fail;
   const std::string message = stage.reasons.empty() ? (failed ? "failed" : "") : stage.reasons.front();
-  return {"acceptance." + scope, stage.stage, to_string(stage.verdict), failed ? Tally::Failed : Tally::Passed, message, reasons, {}};
+  const Tally tally = failed ? Tally::Failed : stage.skipped ? Tally::Skipped : Tally::Passed;
+  return {"acceptance." + scope, stage.stage, stage.skipped ? "skipped" : to_string(stage.verdict), tally, message, reasons, {}};
 }
 
 }  // namespace

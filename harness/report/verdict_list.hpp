@@ -35,8 +35,8 @@ struct VerdictList {
 // One per metric, worst first: regressions and failures fail; noisy, missing and informational are skipped
 // (they neither pass nor fail the run); the rest pass. The message is "kind: reason".
 VerdictList verdict_list(const CheckReport& report);
-// One per stage of the node, then of each GPU: a failed stage fails, the others pass with their reasons. A GPU's
-// stages carry its PCI bus id, UUID and serial as properties.
+// One per stage of the node, then of each GPU: a failed stage fails, a stage that could not run is skipped, the
+// others pass with their reasons. A GPU's stages carry its PCI bus id, UUID and serial as properties.
 VerdictList verdict_list(const AcceptanceReport& report);
 
 }  // namespace gpubench

@@ -188,6 +188,15 @@ TEST(Cli, DoctorReadsTheXidHistoryAndRefusesABadWindow) {
   }
 }
 
+TEST(Cli, AcceptanceDcgmLevelIsOneToFour) {
+  for (const char* level : {"0", "5", "three"}) {
+    const Outcome o = run({GPUBENCH_BINARY, "acceptance", "--dcgm", level}, kNoGpu);
+    EXPECT_EQ(o.exit_code, 2) << level << ": " << o.err;
+    EXPECT_NE(o.err.find("--dcgm"), std::string::npos) << o.err;
+  }
+  EXPECT_EQ(run({GPUBENCH_BINARY, "acceptance", "--dcgm", "1"}, kNoGpu).exit_code, 3) << "a good level: on to the GPU";
+}
+
 TEST(Cli, MicroIsAPlainGoogleBenchmarkExecutableThatSkipsWithoutAGpu) {
   const std::string out = "/tmp/gpubench-micro-test-" + std::to_string(getpid()) + ".json";
   const Outcome outcome = run({GPUBENCH_MICRO_BINARY, "--benchmark_filter=memory/triad", "--benchmark_out=" + out,

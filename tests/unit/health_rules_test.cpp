@@ -49,6 +49,7 @@ GpuFacts healthy_gpu(int index) {
   gpu.uuid = "GPU-00000000-0000-0000-0000-00000000000" + std::to_string(index);
   gpu.serial = "165392404228" + std::to_string(index);
   gpu.memory_bytes = 150109880320;
+  gpu.nvml_index.value = static_cast<unsigned>(index);
   gpu.vbios_version.value = "96.00.AF.00.01";
   gpu.persistence_mode.value = true;
   gpu.ecc_mode.value = EccMode{true, true};

@@ -27,7 +27,9 @@ HARNESS_RANKS = {
     "report": 6,  # writes every command's verdicts, acceptance's among them, in each format
     "cli": 7, "mpi": 7,  # the programs: gpubench and gpubench-mpi
 }
-HARNESS_ALSO = {"mpi": {"cli"}}  # gpubench-mpi exits with the CLI's exit codes
+# gpubench-mpi exits with the CLI's exit codes; doctor reads the kernel log through journalctl or dmesg, started
+# as the runner starts its children (runner includes nothing of doctor's).
+HARNESS_ALSO = {"mpi": {"cli"}, "doctor": {"runner"}}
 
 SOURCE_SUFFIXES = (".h", ".hpp", ".cuh", ".c", ".cc", ".cpp", ".cu", ".in")
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^">]+)[">]')

@@ -7,8 +7,9 @@
 // The algorithm and protocol are NCCL_ALGO / NCCL_PROTO as found at registration (the harness runs one process per
 // combination, nccl/collective_sweep.hpp says which collectives each runs); each benchmark records the combination
 // NCCL reports it used, and a combination NCCL refuses for a collective is a skip with NCCL's reason.
-// gpubench-mpi runs the all-reduce sweep with one process per GPU (harness/mpi/, measuring with
-// benchmarks/nccl_mpi/).
+// Where NCCL chooses, the full suite also times small calls with the host's clock, plain and replayed from CUDA
+// Graphs they were captured into (time per call). gpubench-mpi runs the all-reduce sweep with one process per GPU
+// (harness/mpi/, measuring with benchmarks/nccl_mpi/).
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,9 +20,13 @@
 #include "benchmarks/common/cuda_check.hpp"
 #include "benchmarks/common/family_registration.hpp"
 #include "benchmarks/common/gated_rounds.hpp"
+#include "benchmarks/common/host_timer.hpp"
+#include "benchmarks/common/iteration_times.hpp"
 #include "benchmarks/common/registry.hpp"
 #include "benchmarks/common/reporting.hpp"
+#include "benchmarks/common/timed_loop.hpp"
 #include "benchmarks/common/transfer_sizes.hpp"
+#include "benchmarks/nccl/captured_calls.hpp"
 #include "benchmarks/nccl/collective_bench.hpp"
 #include "benchmarks/nccl/collective_report.hpp"
 #include "benchmarks/nccl/collective_sweep.hpp"
@@ -152,6 +157,69 @@ void run_busbw(benchmark::State& state, const BenchmarkContext& context, NcclSes
   }
 }
 
+// Host time per call of `calls` calls launched back to back and waited for, plain or as graph replays, the median
+// iteration (host-side costs are heavy-tailed: benchmarks/common/iteration_times.hpp). No gate: enqueuing is what
+// a graph saves, so it is timed.
+void run_time_per_call(benchmark::State& state, const BenchmarkContext& context, NcclSession& session,
+                       const NcclCombination& forced, const std::vector<BenchmarkDevice>& devices,
+                       const LaunchPoint& point) {
+  if (point.launch == Launch::Graph) {
+    const std::string reason = capture_unsupported_reason();
+    if (!reason.empty()) {
+      skip_benchmark(state, reason);
+      return;
+    }
+  }
+  const CollectiveSpec& spec = collective_spec(point.collective);
+  NcclCommunicators* communicators = usable_communicators(state, session, spec.kind, devices);
+  if (communicators == nullptr) return;
+  const std::optional<CallShape> shape = usable_shape(state, spec, point.bytes, communicators->world_size());
+  if (!shape) return;
+
+  CollectiveBench bench(*communicators, spec, *shape, Placement::OutOfPlace);
+  std::optional<CapturedCalls> captured;  // after the buffers, so its graphs go first
+  try {
+    if (!warmed_up(state, session, bench, spec, point.bytes)) return;
+    const std::optional<NcclCombination> used = reported_choice(session, spec, *shape);
+
+    const int calls = calls_per_sample(point.bytes, communicators->world_size(), Placement::OutOfPlace);
+    if (point.launch == Launch::Graph) captured.emplace(bench, *communicators, calls);
+    const auto launch_and_wait = [&] {
+      if (captured) {
+        captured->launch();
+      } else {
+        bench.enqueue_calls(calls);
+      }
+      bench.synchronize();
+    };
+    host_seconds(launch_and_wait);  // warm-up: a graph's first launch also uploads it to the GPUs
+    const IterationTimes times = seconds_of_each_iteration(state, [&] { return host_seconds(launch_and_wait); });
+    session.debug_log().skip_new_text();
+    report_clocks_of_all(state, context, devices);
+
+    const std::string wrong = describe_mismatches(spec.kind, bench.check(), shape->recv_count);
+    if (!wrong.empty()) {
+      fail_benchmark(state, FailureKind::WrongResult, wrong);
+      return;
+    }
+    CollectiveMeasurement measurement =
+        measurement_of(spec, *shape, Placement::OutOfPlace, *communicators, forced, used);
+    measurement.mean_seconds = times.median_seconds() / calls;
+    measurement.calls_per_sample = calls;
+    FigureLabel label{"time_per_call", "us", Better::Lower, std::nullopt, collective_params(measurement)};
+    label.params["statistic"] = times.statistic();
+    label.params["launch"] = point.launch == Launch::Graph
+                                 ? "one CUDA Graph per GPU holding the calls (stream capture), cudaGraphLaunch on each"
+                                 : "the calls enqueued one after another, each grouped over the GPUs";
+    label.params["timer"] = "host steady_clock from the first launch until every GPU's stream is idle, over the calls";
+    report_figure(state, measurement.mean_seconds * 1e6, std::nullopt, label);
+  } catch (...) {
+    captured.reset();   // NCCL's resources for captured calls go with their graphs, before the communicators
+    session.abandon();  // kernels still waiting on a peer return, so the buffers can be freed
+    throw;
+  }
+}
+
 void register_nccl_benchmarks(const BenchmarkContext& context) {
   const NcclCombination forced = forced_combination_from_environment();
   const auto session = std::make_shared<NcclSession>();
@@ -160,6 +228,14 @@ void register_nccl_benchmarks(const BenchmarkContext& context) {
         context, benchmark_name(point, forced),
         [&context, session, forced, point](benchmark::State& state, const std::vector<BenchmarkDevice>& devices) {
           run_busbw(state, context, *session, forced, devices, point);
+        },
+        "");
+  }
+  for (const LaunchPoint& point : launch_points(context.suite, forced)) {
+    register_all_devices(
+        context, launch_benchmark_name(point),
+        [&context, session, forced, point](benchmark::State& state, const std::vector<BenchmarkDevice>& devices) {
+          run_time_per_call(state, context, *session, forced, devices, point);
         },
         "");
   }

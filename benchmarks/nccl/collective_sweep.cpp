@@ -70,6 +70,24 @@ std::string benchmark_name(const SweepPoint& point, const NcclCombination& force
          size_name(point.bytes) + "/" + placement_name(point.placement);
 }
 
+const char* launch_name(Launch launch) { return launch == Launch::Graph ? "graph" : "plain"; }
+
+std::vector<LaunchPoint> launch_points(Suite suite, const NcclCombination& forced) {
+  if (suite == Suite::Quick || !chosen_by_nccl(forced)) return {};
+  std::vector<LaunchPoint> points;
+  for (const CollectiveSpec& spec : collective_table()) {
+    for (std::size_t bytes : {std::size_t{8}, std::size_t{256}, 4 * kKiB, 64 * kKiB}) {
+      for (Launch launch : {Launch::Plain, Launch::Graph}) points.push_back({spec.kind, bytes, launch});
+    }
+  }
+  return points;
+}
+
+std::string launch_benchmark_name(const LaunchPoint& point) {
+  return "nccl/" + std::string(collective_id_name(point.collective)) + "/" + launch_name(point.launch) + "/" +
+         size_name(point.bytes);
+}
+
 int calls_per_sample(std::size_t bytes, int ranks, Placement placement) {
   // Up to 1 MiB a call lasts about NCCL's latency (10-20 us over NVLink); from 64 MiB on, one call is long enough.
   int calls = 1;

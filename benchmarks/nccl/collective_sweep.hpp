@@ -44,6 +44,25 @@ std::vector<SweepPoint> sweep_points(Suite suite, const NcclCombination& forced)
 // nccl/<collective>/<algo>/<proto>/<size>/<placement>, e.g. nccl/allgather/ring/simple/1GiB/out_of_place.
 std::string benchmark_name(const SweepPoint& point, const NcclCombination& forced);
 
+// How one call is put on the streams: plain NCCL calls, or the replay of CUDA Graphs they were captured into.
+enum class Launch { Plain, Graph };
+
+const char* launch_name(Launch launch);  // "plain", "graph"
+
+// One time-per-call benchmark, host-timed.
+struct LaunchPoint {
+  Collective collective;
+  std::size_t bytes;
+  Launch launch;
+};
+
+// Small sizes, where launching is a large part of a call (8 B, 256 B, 4 KiB, 64 KiB), out of place, plain and
+// graph for each collective: in the full suite's process where NCCL chooses; none elsewhere.
+std::vector<LaunchPoint> launch_points(Suite suite, const NcclCombination& forced);
+
+// nccl/<collective>/<plain|graph>/<size>, e.g. nccl/broadcast/graph/4KiB.
+std::string launch_benchmark_name(const LaunchPoint& point);
+
 // How many calls one timed sample holds, back to back behind one gate (as nccl-tests times its iterations): a
 // sample of a small collective is then long enough to time well, and the host's cost of enqueuing each call
 // (several times a small call's duration) is paid once per call rather than with a wait between calls. In place,

@@ -1,6 +1,6 @@
 // The nccl family's own machinery on real GPUs: every collective's result on random inputs passes the check, out of
-// place and in place, at sizes that are a multiple of nothing NCCL likes, timed behind the gate; and the check
-// catches one wrong element in one rank's output.
+// place and in place, at sizes that are a multiple of nothing NCCL likes, timed behind the gate and replayed from
+// CUDA Graphs; and the check catches one wrong element in one rank's output.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -14,6 +14,7 @@
 #include "benchmarks/common/copy_gate.hpp"
 #include "benchmarks/common/cuda_check.hpp"
 #include "benchmarks/common/device_buffer.hpp"
+#include "benchmarks/nccl/captured_calls.hpp"
 #include "benchmarks/nccl/collective_bench.hpp"
 #include "benchmarks/nccl/collective_check.cuh"
 #include "benchmarks/nccl/collective_table.hpp"
@@ -88,6 +89,22 @@ TEST(NcclCollectives, EveryResultIsWhatTheCollectiveMustMakeOfTheInputs) {
   for (const CollectiveSpec& spec : collective_table()) {
     expect_verified(spec.kind, Placement::OutOfPlace);
     if (spec.has_in_place) expect_verified(spec.kind, Placement::InPlace);
+  }
+}
+
+TEST(NcclCollectives, GraphReplaysGiveTheSameResults) {
+  REQUIRE_TWO_GPUS();
+  ASSERT_EQ(capture_unsupported_reason(), "");
+  const std::unique_ptr<NcclCommunicators> communicators = every_gpu();
+  for (const CollectiveSpec& spec : collective_table()) {
+    SCOPED_TRACE(std::string(collective_id_name(spec.kind)));
+    CollectiveBench bench(*communicators, spec, odd_shape(spec, communicators->world_size(), 251), Placement::OutOfPlace);
+    bench.warm_up();  // poisons the outputs: only the replays write them
+    const CapturedCalls captured(bench, *communicators, 4);
+    captured.launch();
+    captured.launch();
+    bench.synchronize();
+    EXPECT_EQ(failures_of(bench.check()), "");
   }
 }
 

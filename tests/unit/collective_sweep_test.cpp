@@ -124,6 +124,21 @@ TEST(SweepPoints, NamesFollowTheContractAndAreUnique) {
   for (const SweepPoint& point : sweep_points(Suite::Full, kAuto)) {
     EXPECT_TRUE(names.insert(benchmark_name(point, kAuto)).second) << benchmark_name(point, kAuto);
   }
+  for (const LaunchPoint& point : launch_points(Suite::Full, kAuto)) {
+    EXPECT_TRUE(names.insert(launch_benchmark_name(point)).second) << launch_benchmark_name(point);
+  }
+}
+
+TEST(LaunchPoints, PlainAndGraphAtSmallSizesInTheFullSuiteWhereNcclChooses) {
+  EXPECT_TRUE(launch_points(Suite::Quick, kAuto).empty());
+  EXPECT_TRUE(launch_points(Suite::Full, kRingSimple).empty()) << "ids name no combination: one process has them";
+  const std::vector<LaunchPoint> points = launch_points(Suite::Full, kAuto);
+  ASSERT_EQ(points.size(), 7u * 4 * 2);
+  std::set<std::size_t> sizes;
+  for (const LaunchPoint& point : points) sizes.insert(point.bytes);
+  EXPECT_EQ(sizes, (std::set<std::size_t>{8, 256, 4 * kKiB, 64 * kKiB}));
+  EXPECT_EQ(launch_benchmark_name({Collective::Broadcast, 4 * kKiB, Launch::Graph}), "nccl/broadcast/graph/4KiB");
+  EXPECT_EQ(launch_benchmark_name({Collective::AllReduce, 8, Launch::Plain}), "nccl/allreduce/plain/8B");
 }
 
 TEST(NcclSizeNames, SizesInTheLargestWholeBinaryUnit) {

@@ -8,7 +8,8 @@ namespace {
 
 // Ring and Tree with each protocol, each in its own process (NCCL reads NCCL_ALGO/NCCL_PROTO at init),
 // then NCCL's own choice (benchmarks/nccl/collective_sweep.hpp says which collectives each runs). NVLS is never
-// forced: NVLink multicast can take a shared host's GPUs out of service.
+// forced: NVLink multicast can take a shared host's GPUs out of service (gpubench run --allow-nvls lets NCCL's own
+// choice use it).
 std::vector<FamilyVariant> nccl_variants() {
   std::vector<FamilyVariant> variants;
   for (const char* algo : {"Ring", "Tree"}) {

@@ -24,7 +24,7 @@ TEST(Catalogue, NamesAndVariantNamesAreUniqueAndNoFamilyNameHoldsASlash) {
 }
 
 // One process per forced Ring or Tree combination and one where NCCL chooses; NVLS is never forced nor enabled by
-// a variant.
+// a variant (only `gpubench run --allow-nvls` enables it, for NCCL's own choice).
 TEST(Catalogue, NcclVariantsForceRingAndTreeWithEachProtocolAndNeverNvls) {
   const FamilySpec* nccl = family_of("nccl/allgather/auto/auto/1GiB/out_of_place/busbw");
   ASSERT_NE(nccl, nullptr);

@@ -68,9 +68,9 @@ NcclCommunicators* usable_communicators(benchmark::State& state, NcclSession& se
 std::optional<CallShape> usable_shape(benchmark::State& state, const CollectiveSpec& spec, std::size_t bytes, int ranks) {
   const CallShape shape = call_shape(spec, bytes, ranks);
   if (shape.block > 0) return shape;
-  skip_benchmark(state, size_name(bytes) + " holds fewer floats than the " + std::to_string(ranks) + " blocks a " +
-                            std::string(collective_id_name(spec.kind)) + " of " + std::to_string(ranks) +
-                            " ranks splits it into");
+  skip_benchmark(state, size_name(bytes) + " holds fewer floats than the " + std::to_string(ranks) + " blocks " +
+                            std::string(collective_id_name(spec.kind)) + " splits it into among " +
+                            std::to_string(ranks) + " ranks");
   return std::nullopt;
 }
 

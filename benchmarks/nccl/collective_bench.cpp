@@ -25,6 +25,9 @@ CollectiveBench::CollectiveBench(const NcclCommunicators& communicators, const C
   if (shape.block == 0) {
     throw std::invalid_argument(std::string(collective_id_name(spec.kind)) + " call with no element per block");
   }
+  if (placement == Placement::InPlace && !spec.has_in_place) {
+    throw std::invalid_argument(std::string(collective_id_name(spec.kind)) + " has no in-place form");
+  }
   for (const NcclCommunicators::LocalRank& local : communicators.local_ranks()) {
     GPUBENCH_CUDA_CHECK(cudaSetDevice(local.device));
     RankState state;

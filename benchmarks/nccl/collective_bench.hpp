@@ -20,7 +20,8 @@ namespace gpubench {
 class CollectiveBench {
  public:
   // Allocates and fills the buffers: out of place a send and a receive buffer per GPU (a 4 GiB all-to-all takes
-  // 8 GiB), in place one. Throws std::invalid_argument when `shape` has no block.
+  // 8 GiB), in place one. Throws std::invalid_argument when `shape` has no block, or for in place where `spec`
+  // has no in-place form.
   CollectiveBench(const NcclCommunicators& communicators, const CollectiveSpec& spec, const CallShape& shape,
                   Placement placement);
   CollectiveBench(const CollectiveBench&) = delete;

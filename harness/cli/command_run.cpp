@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <iostream>
 #include <memory>
@@ -36,6 +37,7 @@ struct RunArguments {
   std::string gemm_shapes;  // as GPUBENCH_GEMM_SHAPES reads it, checked by kGemmShapeList
   int repetitions = 0;
   int timeout_seconds = 0;
+  bool allow_nvls = false;
   std::vector<std::string> command_line;
 };
 
@@ -53,6 +55,12 @@ int run_command(const RunArguments& args, const std::atomic<bool>& stop) {
   options.micro_path = default_micro_path();
   options.devices = selected_devices(args.devices, cuda.device_count);
   options.gemm_shapes = parse_gemm_shape_list(args.gemm_shapes);
+  options.allow_nvls = args.allow_nvls;
+  const char* inherited_nvls = std::getenv("NCCL_NVLS_ENABLE");
+  if (!args.allow_nvls && inherited_nvls != nullptr && std::string(inherited_nvls) != "0") {
+    std::cerr << "gpubench: NCCL_NVLS_ENABLE=" << inherited_nvls
+              << " is not passed on: NVLink multicast stays off unless --allow-nvls\n";
+  }
 
   ResultsDocument document = start_results_document(args.command_line, args.suite, options.devices, nvml.get(), nvml_error);
   const std::string output = results_path(args.destination, document);
@@ -94,6 +102,9 @@ void add_run_command(CLI::App& app, CommandState& state) {
                   "M,N,K[:M,N,K...] or a file with one M,N,K a line")
       ->check(kGemmShapeList);
   run->add_option("--repetitions", args->repetitions, "repetitions per benchmark (default: 3 quick, 5 full)")->check(CLI::Range(1, 1000));
+  run->add_flag("--allow-nvls", args->allow_nvls,
+                "let NCCL use NVLink SHARP (NCCL_NVLS_ENABLE=1) in the nccl family; off by default, as NVLink multicast "
+                "can put a shared host's GPUs out of service");
   run->add_option("--timeout", args->timeout_seconds, "seconds per family variant (each NCCL combination is one) before it is stopped (default: per family)")->check(CLI::Range(1, 86400));
   run->callback([args, &state] {
     args->command_line = state.command_line;

@@ -9,6 +9,9 @@
 #                                                   against it when there is time
 #   scripts/gpu_verify.sh OUTDIR families           the micro-test families' GPU tests, their quick suite with two
 #                                                   --gemm-shapes, and the BF16 maximum-achievable search
+#   scripts/gpu_verify.sh OUTDIR depth              acceptance depth: the memory-test and stress GPU tests, doctor
+#                                                   on the node, against the shipped profile and against one that
+#                                                   expects 8 GPUs (must fail with that reason), acceptance and its time
 # OUTDIR gets verify.log (everything printed) and, by mode, tests.log, doctor.json, acceptance*.json, mpi.json,
 # single.json, or run1..N.json and baseline.json: at most eight files, as the device tool brings back.
 set -uo pipefail
@@ -54,7 +57,7 @@ case "$mode" in
       ./build/gpubench compare "$out/single.json" "$out/mpi.json" --filter 'nccl/' 2>&1 | tail -16
     fi
     step "acceptance"
-    timeout 240 ./build/gpubench acceptance --json "$out/acceptance.json" -o "$out/acceptance-results.json" \
+    timeout 240 ./build/gpubench acceptance --json-file "$out/acceptance.json" -o "$out/acceptance-results.json" \
       --log-dir "$logs/acceptance" 2>&1 | tail -25
     family_times "$out/acceptance-results.json"
     ;;
@@ -109,6 +112,25 @@ case "$mode" in
       -o "$out/max_achievable.json" --log-dir "$logs/max" 2>&1 | tail -8
     python3 -c "import json; [print(m['id'], round(m['value'], 1), m['params'].get('best_shape'), m['params'].get('finalists')) for m in json.load(open('$out/max_achievable.json'))['metrics']]"
     ;;
-  *) echo "unknown mode '$mode' (check, runs or families)"; exit 2 ;;
+  depth)
+    step "GPU tests of the memory test and of stress's fault injection"
+    timeout 200 ./build/tests/gpubench_gpu_tests --gtest_color=no --gtest_filter='*Memtest*:*MovingInversions*:*StressOnGpu*' \
+      >"$out/tests.log" 2>&1
+    echo "exit $?"; grep -E "^\[  (PASSED|FAILED|SKIPPED) |^\[==========\]|FAILED  \]|Failure" "$out/tests.log" | tail -12
+    step "doctor"
+    ./build/gpubench doctor --json >"$out/doctor.json"; echo "exit $?"
+    ./build/gpubench doctor 2>&1 | tail -25
+    step "doctor against the shipped profile, then against one that expects 8 GPUs"
+    ./build/gpubench doctor --expect examples/node-profiles/nvidia-h200-x2-nv18.json 2>&1 | grep -E "inventory|exit|critical" | head -12
+    python3 -c "import json; p=json.load(open('examples/node-profiles/nvidia-h200-x2-nv18.json')); p['gpu_count']=8; json.dump(p, open('$logs/eight.json','w'))"
+    ./build/gpubench doctor --expect "$logs/eight.json" >"$logs/eight.out" 2>&1; echo "exit $? (1 expected)"
+    grep -E "inventory" "$logs/eight.out" | head -5
+    step "acceptance"
+    started=$SECONDS
+    timeout 240 ./build/gpubench acceptance --json-file "$out/acceptance.json" -o "$out/acceptance-results.json" \
+      --log-dir "$logs/acceptance" 2>&1 | tail -25
+    echo "exit ${PIPESTATUS[0]}, $((SECONDS - started)) s"
+    ;;
+  *) echo "unknown mode '$mode' (check, runs, families or depth)"; exit 2 ;;
 esac
 step "done"

@@ -2,9 +2,10 @@
 # Sets up a fresh Debian 12 / Ubuntu 22.04 / Ubuntu 24.04 machine that has the CUDA toolkit: installs every
 # missing package, then configures and builds gpubench into build/. Idempotent; quick when nothing is missing.
 #
-#   scripts/setup.sh                 install what is missing, configure, build
+#   scripts/setup.sh                 install what is missing, configure, build: for the GPUs nvidia-smi lists
+#                                    here, or for every data-centre GPU generation on a machine without one
 #   scripts/setup.sh --no-build      install only
-#   CUDA_ARCHITECTURES="90-real" scripts/setup.sh    build for a smaller set of GPUs
+#   CUDA_ARCHITECTURES="90-real" scripts/setup.sh    build for these architectures, GPUs or not
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -16,7 +17,7 @@ do_build=1
 for arg in "$@"; do
   case "$arg" in
     --no-build) do_build=0 ;;
-    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -120,10 +121,29 @@ fi
 
 # --- configure and build --------------------------------------------------------------------------------
 configure_args=(-S "${repo}" -B "${build_dir}" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="$(command -v nvcc)")
-if [ -n "${CUDA_ARCHITECTURES:-}" ]; then configure_args+=("-DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHITECTURES}"); fi
-say "configuring"
+# Which GPUs to build for: CUDA_ARCHITECTURES when set; else the GPUs of this machine (CMake's "native": one
+# architecture instead of seven, so the device code compiles several times faster); else, with no GPU to ask,
+# every data-centre generation, the default of CMakeLists.txt (the cache entry is removed, so that a build
+# folder configured for native before does not keep it).
+gpus=""  # "2 x NVIDIA H200"; nvidia-smi prints its own failures on stdout, so only its success counts
+if names="$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null)" && [ -n "${names}" ]; then
+  gpus="$(printf '%s\n' "${names}" | sort | uniq -c | sed 's/^ *\([0-9]*\) /\1 x /' | paste -sd ';' | sed 's/;/; /g')"
+fi
+if [ -n "${CUDA_ARCHITECTURES:-}" ]; then
+  configure_args+=("-DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHITECTURES}")
+  architectures="${CUDA_ARCHITECTURES} (CUDA_ARCHITECTURES)"
+elif [ -n "${gpus}" ]; then
+  configure_args+=("-DCMAKE_CUDA_ARCHITECTURES=native")
+  architectures="this machine's GPUs, ${gpus} (CMake's native)"
+else
+  configure_args+=("-UCMAKE_CUDA_ARCHITECTURES")
+  architectures="every data-centre GPU generation (no GPU found by nvidia-smi; CUDA_ARCHITECTURES=90-real picks one)"
+fi
+say "configuring for ${architectures}"
 mkdir -p "${build_dir}"
 "${cmake_bin}" "${configure_args[@]}" >"${build_dir}/configure.log" 2>&1 || { cat "${build_dir}/configure.log" >&2; die "configuration failed (log above)"; }
-say "building"
+say "building with $(nproc) jobs"
+build_started=${SECONDS}
 "${cmake_bin}" --build "${build_dir}" --parallel "$(nproc)"
-say "done: ${build_dir}/gpubench, ${build_dir}/gpubench-micro"
+build_seconds=$((SECONDS - build_started))
+say "built in $((build_seconds / 60)) min $((build_seconds % 60)) s: ${build_dir}/gpubench, ${build_dir}/gpubench-micro"

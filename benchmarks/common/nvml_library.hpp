@@ -34,14 +34,17 @@ class NvmlLibrary {
   X(nvmlDeviceGetCount)                             \
   X(nvmlDeviceGetHandleByIndex)                     \
   X(nvmlDeviceGetHandleByPciBusId)                  \
+  X(nvmlDeviceGetIndex)                             \
   X(nvmlDeviceGetName)                              \
   X(nvmlDeviceGetUUID)                              \
   X(nvmlDeviceGetSerial)                            \
+  X(nvmlDeviceGetVbiosVersion)                      \
   X(nvmlDeviceGetPciInfo)                           \
   X(nvmlDeviceGetCurrPcieLinkGeneration)            \
   X(nvmlDeviceGetMaxPcieLinkGeneration)             \
   X(nvmlDeviceGetCurrPcieLinkWidth)                 \
   X(nvmlDeviceGetMaxPcieLinkWidth)                  \
+  X(nvmlDeviceGetPcieReplayCounter)                 \
   X(nvmlDeviceGetClockInfo)                         \
   X(nvmlDeviceGetMaxClockInfo)                      \
   X(nvmlDeviceGetPowerManagementLimit)              \
@@ -56,6 +59,7 @@ class NvmlLibrary {
   X(nvmlDeviceGetNvLinkState)                       \
   X(nvmlDeviceGetNvLinkRemotePciInfo)               \
   X(nvmlDeviceGetNvLinkErrorCounter)                \
+  X(nvmlDeviceGetFieldValues)                       \
   X(nvmlDeviceGetTotalEccErrors)                    \
   X(nvmlDeviceGetRetiredPages)                      \
   X(nvmlDeviceGetRetiredPagesPendingStatus)         \

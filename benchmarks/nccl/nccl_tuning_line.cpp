@@ -12,11 +12,15 @@ namespace {
 constexpr const char* kAlgorithmNames[] = {"tree", "ring", "collnetdirect", "collnetchain", "nvls", "nvlstree", "pat"};
 constexpr const char* kProtocolNames[] = {"ll", "ll128", "simple"};
 
-std::vector<std::string> lower_case_words(const std::string& line) {
+std::string lower_case(const std::string& text) {
   std::string lowered;
-  lowered.reserve(line.size());
-  for (char c : line) lowered += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  std::istringstream in(lowered);
+  lowered.reserve(text.size());
+  for (char c : text) lowered += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lowered;
+}
+
+std::vector<std::string> lower_case_words(const std::string& line) {
+  std::istringstream in(lower_case(line));
   std::vector<std::string> words;
   for (std::string word; in >> word;) words.push_back(word);
   return words;
@@ -46,13 +50,19 @@ std::optional<std::string> choice_name(const std::string& word, const char* cons
   return std::string(by_value[value]);
 }
 
-std::optional<NcclCombination> choice_in_line(const std::string& line, std::size_t bytes) {
+bool one_of(const std::string& word, const std::vector<std::size_t>& sizes) {
+  if (!all_digits(word) || word.size() > 19) return false;
+  return std::find(sizes.begin(), sizes.end(), std::stoull(word)) != sizes.end();
+}
+
+std::optional<NcclCombination> choice_in_line(const std::string& line, const std::string& collective_label,
+                                              const std::vector<std::size_t>& sizes) {
   const std::vector<std::string> w = lower_case_words(line);
   // ... [<Collective>:] <bytes> Bytes -> Algo <algo> proto <proto> ...
   for (std::size_t k = 1; k + 5 < w.size(); ++k) {
     if (w[k] != "bytes" || w[k + 1] != "->" || w[k + 2] != "algo" || w[k + 4] != "proto") continue;
-    if (!all_digits(w[k - 1]) || w[k - 1].size() > 19 || std::stoull(w[k - 1]) != bytes) return std::nullopt;
-    if (k >= 2 && !w[k - 2].empty() && w[k - 2].back() == ':' && w[k - 2] != "allreduce:") return std::nullopt;
+    if (!one_of(w[k - 1], sizes)) return std::nullopt;
+    if (k >= 2 && !w[k - 2].empty() && w[k - 2].back() == ':' && w[k - 2] != collective_label) return std::nullopt;
     const std::optional<std::string> algo = choice_name(w[k + 3], kAlgorithmNames);
     const std::optional<std::string> proto = choice_name(w[k + 5], kProtocolNames);
     if (!algo || !proto) return std::nullopt;
@@ -63,7 +73,9 @@ std::optional<NcclCombination> choice_in_line(const std::string& line, std::size
 
 }  // namespace
 
-std::optional<NcclCombination> allreduce_choice_from_debug_text(const std::string& text, std::size_t bytes) {
+std::optional<NcclCombination> choice_from_debug_text(const std::string& text, const std::string& collective,
+                                                      const std::vector<std::size_t>& sizes) {
+  const std::string collective_label = lower_case(collective) + ":";  // as the line's word before the size reads
   std::optional<NcclCombination> choice;
   std::size_t start = 0;
   while (start < text.size()) {
@@ -73,7 +85,7 @@ std::optional<NcclCombination> allreduce_choice_from_debug_text(const std::strin
     start = end + 1;
     // Parts of the file that were emptied while NCCL kept writing read back as NUL bytes.
     line.erase(std::remove(line.begin(), line.end(), '\0'), line.end());
-    if (std::optional<NcclCombination> found = choice_in_line(line, bytes)) choice = std::move(found);
+    if (std::optional<NcclCombination> found = choice_in_line(line, collective_label, sizes)) choice = std::move(found);
   }
   return choice;
 }

@@ -6,6 +6,8 @@
 #include <utility>
 
 #include "benchmarks/common/copy_gate.hpp"
+#include "benchmarks/nccl/collective_bench.hpp"
+#include "benchmarks/nccl/collective_table.hpp"
 #include "benchmarks/nccl/nccl_check.hpp"
 #include "benchmarks/nccl/nccl_tuning_line.hpp"
 
@@ -92,7 +94,9 @@ MpiAllReduceOutcome MpiAllReduceRunner::run(std::size_t bytes, Placement placeme
   NcclCommunicators* communicators = this->communicators(&refusal);
   if (communicators == nullptr) return not_measured(Kind::Skipped, refusal);
 
-  AllReduceBench bench(*communicators, bytes, placement);
+  const CollectiveSpec& spec = collective_spec(Collective::AllReduce);
+  const CallShape shape = call_shape(spec, bytes, world_.size());
+  CollectiveBench bench(*communicators, spec, shape, placement);
   CopyGate gate;  // declared after the buffers, so it is opened before they are freed
   try {
     // NCCL's tuning is the same on every rank, so a refused combination is refused by all ranks alike.
@@ -109,10 +113,10 @@ MpiAllReduceOutcome MpiAllReduceRunner::run(std::size_t bytes, Placement placeme
       return not_measured(Kind::Skipped, refused_sizes_[bytes]);
     }
     std::optional<NcclCombination> used;  // NCCL reports its choice on rank 0 only
-    if (world_.rank() == 0) used = allreduce_choice_from_debug_text(debug_log_.take_new_text(), bytes);
+    if (world_.rank() == 0) used = choice_from_debug_text(debug_log_.take_new_text(), spec.tuning_name, {shape.bytes()});
 
     const int calls = calls_per_sample(bytes, world_.size(), placement);
-    std::vector<AllReduceMeasurement> repetitions;
+    std::vector<CollectiveMeasurement> repetitions;
     for (int repetition = 0; repetition < repetitions_; ++repetition) {
       double timed_seconds = 0;
       long long samples = 0;
@@ -126,8 +130,10 @@ MpiAllReduceOutcome MpiAllReduceRunner::run(std::size_t bytes, Placement placeme
         timed_seconds += world_.max(*std::max_element(seconds.begin(), seconds.end()));
         ++samples;
       }
-      AllReduceMeasurement measurement;
-      measurement.bytes = bytes;
+      CollectiveMeasurement measurement;
+      measurement.collective = spec.kind;
+      measurement.bytes = shape.bytes();
+      measurement.count = shape.block;
       measurement.placement = placement;
       measurement.ranks = world_.size();
       measurement.mean_seconds = timed_seconds / (static_cast<double>(samples) * calls);
@@ -150,13 +156,13 @@ MpiAllReduceOutcome MpiAllReduceRunner::run(std::size_t bytes, Placement placeme
     if (world_.rank() == 0) {
       std::vector<RankCheck> checks(static_cast<std::size_t>(world_.size()));
       std::memcpy(checks.data(), gathered.data(), gathered.size());
-      wrong = describe_mismatches(checks, bench.count());
+      wrong = describe_mismatches(spec.kind, checks, shape.recv_count);
     }
     if (world_.max(wrong.empty() ? 0 : 1) != 0) return failed(FailureKind::WrongResult, wrong);
 
     MpiAllReduceOutcome outcome;
-    for (const AllReduceMeasurement& measurement : repetitions) outcome.busbw_samples.push_back(allreduce_busbw_gbps(measurement));
-    std::sort(repetitions.begin(), repetitions.end(), [](const AllReduceMeasurement& a, const AllReduceMeasurement& b) {
+    for (const CollectiveMeasurement& measurement : repetitions) outcome.busbw_samples.push_back(busbw_gbps(measurement));
+    std::sort(repetitions.begin(), repetitions.end(), [](const CollectiveMeasurement& a, const CollectiveMeasurement& b) {
       return a.mean_seconds > b.mean_seconds;  // slowest first: ascending busbw
     });
     outcome.median = repetitions[repetitions.size() / 2];

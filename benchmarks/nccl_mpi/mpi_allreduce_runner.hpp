@@ -1,6 +1,6 @@
 #pragma once
 // One all-reduce benchmark across the processes of an MPI job, each driving its own GPU: every rank calls run()
-// with the same arguments, in the same order. The measuring is AllReduceBench's, as in gpubench-micro; this adds
+// with the same arguments, in the same order. The measuring is CollectiveBench's, as in gpubench-micro; this adds
 // what spreading it over processes needs: one communicator made from a unique id that rank 0 broadcasts, a
 // barrier before the timing gates open, the slowest rank's time for each call (MPI max, so that every rank
 // takes the same decisions), and every rank's check sent to rank 0.
@@ -12,7 +12,8 @@
 #include <vector>
 
 #include "benchmarks/common/failure_kind.hpp"
-#include "benchmarks/nccl/allreduce_sweep.hpp"
+#include "benchmarks/nccl/collective_report.hpp"
+#include "benchmarks/nccl/collective_sweep.hpp"
 #include "benchmarks/nccl/nccl_communicators.hpp"
 #include "benchmarks/nccl/nccl_debug_log.hpp"
 #include "benchmarks/nccl_mpi/mpi_world.hpp"
@@ -25,7 +26,7 @@ struct MpiAllReduceOutcome {
   std::string reason;                 // for Skipped and Failed
   FailureKind failure = FailureKind::Unknown;  // for Failed
   std::vector<double> busbw_samples;  // GB/s, one per repetition (Measured)
-  AllReduceMeasurement median;        // the repetition whose busbw is the median, for the params
+  CollectiveMeasurement median;       // the repetition whose busbw is the median, for the params
 };
 
 class MpiAllReduceRunner {

@@ -19,19 +19,53 @@ Grade worst_stage(const std::vector<StageResult>& stages) {
   return worst_of(grades);
 }
 
+std::string dcgm_reason(const DcgmResult& result) {
+  std::string reason = result.category + "/" + result.test + ": " + result.status;
+  for (const std::string& message : result.messages) reason += "; " + message;
+  return reason;
+}
+
+// Each failed or warned test counts against the GPUs it names, or against the node when it names none (or one
+// that is not among the GPUs tested). DCGM's JSON says nothing per GPU for a test that passed.
+void judge_dcgm(const DcgmEvidence& dcgm, std::map<int, std::map<std::string, StageResult>>& per_gpu, StageResult& node) {
+  if (!dcgm.skipped_because.empty()) {
+    node.skipped = true;
+    node.reasons.push_back("skipped: " + dcgm.skipped_because);
+    return;
+  }
+  if (!dcgm.no_result.empty()) return worsen(node, Grade::Warn, "not judged: " + dcgm.no_result);
+  if (!dcgm.report.runtime_error.empty()) return worsen(node, Grade::Warn, "DCGM could not run the diagnostic: " + dcgm.report.runtime_error);
+  if (dcgm.report.results.empty()) return worsen(node, Grade::Warn, "not judged: DCGM reported no test");
+  for (auto& [index, stages] : per_gpu) stages["dcgm"] = {"dcgm", Grade::Pass, {}};
+  for (const DcgmResult& result : dcgm.report.results) {
+    const Grade grade = grade_of_dcgm_status(result.status);
+    if (grade == Grade::Pass) continue;
+    bool on_a_gpu = false;
+    for (int id : result.gpus) {
+      const auto cuda = dcgm.cuda_index.find(id);
+      if (cuda == dcgm.cuda_index.end() || per_gpu.count(cuda->second) == 0) continue;
+      worsen(per_gpu[cuda->second]["dcgm"], grade, dcgm_reason(result));
+      on_a_gpu = true;
+    }
+    if (!on_a_gpu) {
+      std::string gpus;
+      for (int id : result.gpus) gpus += (gpus.empty() ? " (DCGM GPU " : ", ") + std::to_string(id);
+      worsen(node, grade, dcgm_reason(result) + (gpus.empty() ? "" : gpus + ", not among the GPUs tested)"));
+    }
+  }
+}
+
 }  // namespace
 
-AcceptanceReport judge_acceptance(const std::vector<int>& devices, const std::vector<Finding>& doctor,
-                                  const std::optional<CheckReport>& check, const std::string& baseline_note,
-                                  const std::vector<GpuStressVerdict>& stress) {
+AcceptanceReport judge_acceptance(const AcceptanceEvidence& evidence) {
   AcceptanceReport report;
   std::map<int, std::map<std::string, StageResult>> per_gpu;
-  for (int d : devices) {
-    for (const char* stage : {"doctor", "performance", "stress"}) per_gpu[d][stage] = {stage, Grade::Pass, {}};
+  for (const GpuIdentity& gpu : evidence.gpus) {
+    for (const char* stage : {"doctor", "performance", "stress"}) per_gpu[gpu.index][stage] = {stage, Grade::Pass, {}};
   }
   std::map<std::string, StageResult> node = {{"doctor", {"doctor", Grade::Pass, {}}}, {"performance", {"performance", Grade::Pass, {}}}};
 
-  for (const Finding& f : doctor) {
+  for (const Finding& f : evidence.doctor) {
     const Grade verdict = grade_of(f.severity);
     if (verdict == Grade::Pass) continue;
     const std::string reason = f.check + ": " + f.finding + (f.fix.empty() ? "" : " (fix: " + f.fix + ")");
@@ -43,9 +77,9 @@ AcceptanceReport judge_acceptance(const std::vector<int>& devices, const std::ve
       }
     }
   }
-  if (check) {
-    report.baseline = check->baseline_path;
-    for (const MetricVerdict& v : check->verdicts) {
+  if (evidence.check) {
+    report.baseline = evidence.check->baseline_path;
+    for (const MetricVerdict& v : evidence.check->verdicts) {
       const Grade verdict = grade_of(v.kind);
       if (verdict == Grade::Pass) continue;
       const std::string reason = std::string(to_string(v.kind)) + " " + v.id + ": " + v.reason;
@@ -58,23 +92,33 @@ AcceptanceReport judge_acceptance(const std::vector<int>& devices, const std::ve
     }
   } else {
     // Without a baseline no figure was judged: no GPU may read as a performance pass.
-    report.baseline = baseline_note;
-    worsen(node["performance"], Grade::Warn, "not judged: " + baseline_note);
+    report.baseline = evidence.baseline_note;
+    worsen(node["performance"], Grade::Warn, "not judged: " + evidence.baseline_note);
     for (auto& [index, stages] : per_gpu) worsen(stages["performance"], Grade::Warn, "not judged: no baseline (see the node's verdict)");
   }
-  for (const GpuStressVerdict& v : stress) {
+  for (const GpuStressVerdict& v : evidence.stress) {
     if (!per_gpu.count(v.index)) continue;
     for (const StressFinding& f : v.findings) {
       const Grade verdict = grade_of_stress_finding(f);
       if (verdict != Grade::Pass) worsen(per_gpu[v.index]["stress"], verdict, f.check + ": " + f.message);
     }
   }
-  for (auto& [index, stages] : per_gpu) {
-    GpuAcceptance gpu{index, Grade::Pass, {stages["doctor"], stages["performance"], stages["stress"]}};
+  const std::vector<std::string> stage_order = {"doctor", "performance", "stress"};
+  std::vector<std::string> node_stage_order = {"doctor", "performance"};
+  if (evidence.dcgm) {
+    node["dcgm"] = {"dcgm", Grade::Pass, {}};
+    judge_dcgm(*evidence.dcgm, per_gpu, node["dcgm"]);
+    node_stage_order.push_back("dcgm");
+  }
+  for (const GpuIdentity& identity : evidence.gpus) {
+    std::map<std::string, StageResult>& stages = per_gpu[identity.index];
+    GpuAcceptance gpu{identity, Grade::Pass, {}};
+    for (const std::string& name : stage_order) gpu.stages.push_back(stages[name]);
+    if (stages.count("dcgm")) gpu.stages.push_back(stages["dcgm"]);
     gpu.verdict = worst_stage(gpu.stages);
     report.gpus.push_back(gpu);
   }
-  report.node_stages = {node["doctor"], node["performance"]};
+  for (const std::string& name : node_stage_order) report.node_stages.push_back(node[name]);
   report.node_verdict = worst_stage(report.node_stages);
   for (const GpuAcceptance& gpu : report.gpus) report.node_verdict = worst_of({report.node_verdict, gpu.verdict});
   return report;

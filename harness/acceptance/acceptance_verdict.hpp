@@ -1,14 +1,18 @@
 #pragma once
-// The verdict of `gpubench acceptance`: one per GPU and one for the node, from three stages — doctor's
-// health findings, the quick suite checked against the baseline, and a short stress run. A GPU fails when
-// any stage fails it; the node fails when a GPU fails or a node-wide finding (a critical doctor finding for
-// no GPU in particular, a regression of a multi-GPU figure) fails it. Each stage's findings count as their own
-// vocabulary maps onto pass/warn/fail (grade_of). The report's formats are harness/report/'s.
+// The verdict of `gpubench acceptance`: one per GPU and one for the node, from its stages — doctor's health
+// findings, the quick suite checked against the baseline, a short stress run and, when asked for, NVIDIA DCGM's
+// diagnostic. A GPU fails when any stage fails it; the node fails when a GPU fails or a node-wide finding (a
+// critical doctor finding for no GPU in particular, a regression of a multi-GPU figure, a DCGM software test) fails
+// it. Each stage's findings count as their own vocabulary maps onto pass/warn/fail (grade_of). The report's
+// formats are harness/report/'s.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "harness/acceptance/dcgm_diag.hpp"
 #include "harness/doctor/finding.hpp"
+#include "harness/doctor/gpu_identity.hpp"
 #include "harness/results/grade.hpp"
 #include "harness/stress/stress_rules.hpp"
 #include "harness/verdict/metric_verdict.hpp"
@@ -16,13 +20,14 @@
 namespace gpubench {
 
 struct StageResult {
-  std::string stage;  // doctor, performance, stress
+  std::string stage;  // doctor, performance, stress, dcgm
   Grade verdict = Grade::Pass;
   std::vector<std::string> reasons;
+  bool skipped = false;  // the stage could not run at all; reasons say why
 };
 
 struct GpuAcceptance {
-  int index = 0;
+  GpuIdentity gpu;
   Grade verdict = Grade::Pass;
   std::vector<StageResult> stages;
 };
@@ -34,9 +39,23 @@ struct AcceptanceReport {
   std::string baseline;  // the baseline used, or why none was
 };
 
-// `check` is empty when no baseline matched (`baseline_note` says why): performance is then a warning.
-AcceptanceReport judge_acceptance(const std::vector<int>& devices, const std::vector<Finding>& doctor,
-                                  const std::optional<CheckReport>& check, const std::string& baseline_note,
-                                  const std::vector<GpuStressVerdict>& stress);
+// What `dcgmi diag` gave, when acceptance was asked to run it.
+struct DcgmEvidence {
+  std::string skipped_because;  // dcgmi is not installed
+  std::string no_result;        // it ran but gave no results: why
+  DcgmDiagReport report;
+  std::map<int, int> cuda_index;  // DCGM GPU id -> CUDA index (dcgm_to_cuda_indexes)
+};
+
+struct AcceptanceEvidence {
+  std::vector<GpuIdentity> gpus;  // the GPUs tested
+  std::vector<Finding> doctor;
+  std::optional<CheckReport> check;  // empty when no baseline matched: performance is then a warning, for this reason:
+  std::string baseline_note;
+  std::vector<GpuStressVerdict> stress;
+  std::optional<DcgmEvidence> dcgm;  // empty unless --dcgm was given
+};
+
+AcceptanceReport judge_acceptance(const AcceptanceEvidence& evidence);
 
 }  // namespace gpubench

@@ -1,9 +1,6 @@
 #include "harness/cli/cli_support.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cstdlib>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
@@ -14,7 +11,6 @@
 #include "harness/cli/exit_codes.hpp"
 #include "harness/results/input_error.hpp"
 #include "harness/results/results_io.hpp"
-#include "harness/runner/micro_listing.hpp"
 
 namespace gpubench {
 
@@ -33,13 +29,6 @@ std::vector<int> selected_devices(const std::string& devices_option, int visible
   } catch (const std::invalid_argument& error) {
     throw UsageError(std::string("--devices ") + error.what());
   }
-}
-
-std::string default_baseline_location() {
-  if (const char* env = std::getenv("GPUBENCH_BASELINES"); env != nullptr && *env != '\0') return env;
-  if (access("baselines", R_OK) == 0) return "baselines";
-  const std::string micro = default_micro_path();
-  return micro.substr(0, micro.find_last_of('/')) + "/../baselines";
 }
 
 }  // namespace gpubench

@@ -15,13 +15,7 @@ namespace gpubench {
 // Throws InputError naming the first bad file, and Interrupted when `stop` is set between two files.
 std::vector<SourcedResults> load_results_files(const std::vector<std::string>& paths, const std::atomic<bool>& stop);
 
-
 // The GPUs a --devices value selects among `visible`; a bad value is a UsageError naming the option.
 std::vector<int> selected_devices(const std::string& devices_option, int visible);
-
-// Where baselines are looked for when --baseline is not given: $GPUBENCH_BASELINES, ./baselines, or the
-// baselines/ directory of the source tree the binary was built in (build/gpubench -> baselines/).
-std::string default_baseline_location();
-
 
 }  // namespace gpubench

@@ -1,5 +1,6 @@
 // gpubench acceptance: one command for a new node — doctor, the quick suite against the matching baseline,
-// a short stress run — with one verdict per GPU and one for the node; exit 1 when it should not go into service.
+// a short stress run and, when asked, DCGM's diagnostic — with one verdict per GPU and one for the node; exit 1 when
+// it should not go into service.
 #include <unistd.h>
 
 #include <chrono>
@@ -10,7 +11,9 @@
 #include "benchmarks/common/nvml_library.hpp"
 #include "harness/acceptance/acceptance_selection.hpp"
 #include "harness/acceptance/acceptance_verdict.hpp"
+#include "harness/acceptance/dcgm_run.hpp"
 #include "harness/baseline/machine_kind.hpp"
+#include "harness/cli/baseline_location.hpp"
 #include "harness/cli/cli_support.hpp"
 #include "harness/cli/duration_text.hpp"
 #include "harness/cli/commands.hpp"
@@ -18,7 +21,10 @@
 #include "harness/cli/exit_codes.hpp"
 #include "harness/cli/filter_option.hpp"
 #include "harness/cli/output_paths.hpp"
+#include "harness/cli/results_destination.hpp"
+#include "harness/doctor/gpu_identity.hpp"
 #include "harness/doctor/health_rules.hpp"
+#include "harness/doctor/node_profile.hpp"
 #include "harness/doctor/read_node_facts.hpp"
 #include "harness/environment/fingerprint.hpp"
 #include "harness/report/console_report.hpp"
@@ -43,14 +49,42 @@ struct AcceptanceArguments {
   std::string devices;
   std::string baseline;
   std::string stress_duration = "30s";
-  std::string output;
+  ResultsDestination destination;
   std::string log_dir;
-  std::string json;
+  bool json = false;                 // --json: the verdicts as JSON on stdout, instead of the table
+  std::string json_file;             // --json-file FILE
   std::string junit;
+  std::string expect;
+  int dcgm_level = 0;  // 0: DCGM's diagnostic is not run
+  std::string deprecated_json_file;  // --json FILE: the old spelling of --json-file FILE
 };
+
+// `--json FILE` wrote a file before --json meant JSON on stdout, as it does in every other command; it still
+// does, with a note.
+void resolve_json_options(AcceptanceArguments& args, const CLI::Option& json_option) {
+  if (args.deprecated_json_file.empty()) {
+    args.json = json_option.count() > 0;
+    return;
+  }
+  if (!args.json_file.empty()) throw UsageError("--json FILE is the old spelling of --json-file FILE: give one of them");
+  std::cerr << "gpubench: acceptance: --json FILE is deprecated: use --json-file FILE (--json alone prints the JSON)\n";
+  args.json_file = args.deprecated_json_file;
+}
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// DCGM's diagnostic on the GPUs tested, named by NVML's numbers as DCGM names them (all GPUs when one is unknown).
+DcgmEvidence dcgm_stage(int level, const std::vector<GpuFacts>& gpus, const std::string& log_dir, const std::atomic<bool>& stop) {
+  std::vector<unsigned> dcgm_gpus;
+  for (const GpuFacts& gpu : gpus) {
+    if (gpu.nvml_index.value) dcgm_gpus.push_back(*gpu.nvml_index.value);
+  }
+  if (dcgm_gpus.size() != gpus.size()) dcgm_gpus.clear();
+  DcgmRun run = stop.load() ? DcgmRun{"", "stopped before it started", {}} : run_dcgm_diag(level, dcgm_gpus, log_dir, stop);
+  const std::map<int, int> cuda_index = dcgm_to_cuda_indexes(run.report, gpus);
+  return {run.skipped_because, run.no_result, std::move(run.report), cuda_index};
 }
 
 int acceptance_command(const AcceptanceArguments& args, const CommandState& state) {
@@ -67,20 +101,28 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
   } catch (const std::invalid_argument& error) {
     throw UsageError(std::string("--filter ") + error.what());
   }
-  refuse_outputs_over_inputs({{"--output", args.output}, {"--json", args.json}, {"--junit", args.junit}},
-                             args.baseline.empty() ? std::vector<std::string>{} : std::vector<std::string>{args.baseline});
+  std::vector<std::string> inputs;
+  for (const std::string& input : {args.baseline, args.expect}) {
+    if (!input.empty()) inputs.push_back(input);
+  }
+  refuse_outputs_over_inputs({{"--output", args.destination.output}, {"--json-file", args.json_file}, {"--junit", args.junit}},
+                             inputs);
+  std::optional<NodeProfile> expected;
+  if (!args.expect.empty()) expected = load_node_profile(args.expect);
   std::string nvml_error;
   const std::unique_ptr<NvmlLibrary> nvml = NvmlLibrary::load(&nvml_error);
   const CudaStatus cuda = probe_cuda();
   if (!cuda.error.empty()) throw NoGpuError(cuda.error);
   const std::vector<int> devices = selected_devices(args.devices, cuda.device_count);
 
-  std::cerr << "[1/3] doctor\n";
-  const std::vector<Finding> findings = judge_node_health(read_node_facts(nvml.get(), nvml_error, cuda, devices));
+  const std::string stages = args.dcgm_level > 0 ? "4" : "3";
+  std::cerr << "[1/" << stages << "] doctor\n";
+  const NodeFacts facts = read_node_facts(nvml.get(), nvml_error, cuda, devices);
+  std::vector<Finding> findings = judge_node_health(facts, {}, expected);
 
-  std::cerr << "[2/3] quick suite (" << std::to_string(static_cast<int>(seconds_since(started))) + " s" << ")\n";
+  std::cerr << "[2/" << stages << "] quick suite (" << std::to_string(static_cast<int>(seconds_since(started))) + " s" << ")\n";
   ResultsDocument document = start_results_document(state.command_line, "quick", devices, nvml.get(), nvml_error);
-  const std::string output = args.output.empty() ? default_output_stem(document) + "-acceptance.json" : args.output;
+  const std::string output = results_path(args.destination, document);
   RunOptions options;
   options.suite = "quick";
   options.filter = args.filter;
@@ -115,7 +157,7 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
     baseline_note = error.what();
   }
 
-  std::cerr << "[3/3] stress, " << stress_duration.count() << " s (" << std::to_string(static_cast<int>(seconds_since(started))) + " s" << ")\n";
+  std::cerr << "[3/" << stages << "] stress, " << stress_duration.count() << " s (" << std::to_string(static_cast<int>(seconds_since(started))) + " s" << ")\n";
   StressOptions stress;
   stress.duration = stress_duration;
   stress.devices = devices;
@@ -132,17 +174,34 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
   }
   const StressLimits limits;
   const std::vector<GpuStressVerdict> verdicts = judge_stress(records, limits);
+  // The suite and stress loaded every link: PCIe errors that came meanwhile count against the GPU.
+  NodeFacts after_load = facts;
+  reread_pcie_errors(nvml.get(), after_load);
+  const std::vector<Finding> growth = judge_pcie_error_growth(facts, after_load);
+  findings.insert(findings.end(), growth.begin(), growth.end());
   add_stress_to_document(records, verdicts, limits, static_cast<double>(stress_duration.count()), document);
   document.run.interrupted = state.stop->load();
   finish_results_document(document);
   write_json_atomically(to_json(document), output);
 
-  const AcceptanceReport report = judge_acceptance(devices, findings, check, baseline_note, verdicts);
-  if (!args.json.empty()) write_json_atomically(acceptance_json(report), args.json);
+  std::optional<DcgmEvidence> dcgm;
+  if (args.dcgm_level > 0) {
+    std::cerr << "[4/4] DCGM diagnostic, level " << args.dcgm_level << " (" << static_cast<int>(seconds_since(started)) << " s)\n";
+    dcgm = dcgm_stage(args.dcgm_level, facts.gpus, options.log_dir, *state.stop);
+  }
+  const AcceptanceReport report =
+      judge_acceptance({gpu_identities(facts), findings, check, baseline_note, verdicts, std::move(dcgm)});
+  const nlohmann::json report_json = acceptance_json(report);
+  if (!args.json_file.empty()) write_json_atomically(report_json, args.json_file);
   if (!args.junit.empty()) write_text_atomically(args.junit, [&](std::ostream& out) { write_junit(verdict_list(report), out); });
-  print_acceptance(report, std::cout);
-  std::cout << "results: " << output << "\ntook " << std::to_string(static_cast<int>(seconds_since(started))) + " s" << "\n";
-  if (document.run.interrupted) return kExitFailed;
+  // With --json, standard output holds the JSON alone: where the results went and how long it took go to stderr.
+  if (args.json) {
+    std::cout << report_json.dump(2) << "\n";
+  } else {
+    print_acceptance(report, std::cout);
+  }
+  (args.json ? std::cerr : std::cout) << "results: " << output << "\ntook " << static_cast<int>(seconds_since(started)) << " s\n";
+  if (document.run.interrupted || state.stop->load()) return kExitFailed;
   return report.node_verdict == Grade::Fail ? kExitFailed : kExitOk;
 }
 
@@ -156,11 +215,22 @@ void add_acceptance_command(CLI::App& app, CommandState& state) {
       ->check(kFilterPattern);
   acceptance->add_option("--baseline", args->baseline, "baseline file or directory (default: the shipped baselines)");
   acceptance->add_option("--stress-duration", args->stress_duration, "length of the stress stage")->capture_default_str();
-  acceptance->add_option("-o,--output", args->output, "results document (default: gpubench-HOST-TIME-acceptance.json)");
+  add_results_destination_options(*acceptance, args->destination, "-acceptance");
   acceptance->add_option("--log-dir", args->log_dir, "where each family's raw output goes (default: OUTPUT.logs)");
-  acceptance->add_option("--json", args->json, "also write the verdicts as JSON to this file");
+  CLI::Option* json = acceptance->add_option("--json", args->deprecated_json_file,
+                                             "print the verdicts as JSON instead of the table (--json FILE, which "
+                                             "wrote the file, is deprecated: --json-file FILE)")
+                          ->expected(0, 1)
+                          ->type_name("");
+  acceptance->add_option("--json-file", args->json_file, "also write the verdicts as JSON to this file");
   acceptance->add_option("--junit", args->junit, "also write the verdicts as JUnit XML to this file");
-  acceptance->callback([args, &state] { state.exit_code = acceptance_command(*args, state); });
+  acceptance->add_option("--expect", args->expect, "node profile the doctor stage holds the node against (docs/node-profile.md)");
+  acceptance->add_option("--dcgm", args->dcgm_level, "also run NVIDIA DCGM's diagnostic, `dcgmi diag -r LEVEL` (1-4), where installed")
+      ->check(CLI::Range(1, 4));
+  acceptance->callback([args, json, &state] {
+    resolve_json_options(*args, *json);
+    state.exit_code = acceptance_command(*args, state);
+  });
 }
 
 }  // namespace gpubench

@@ -7,6 +7,7 @@
 
 #include "benchmarks/common/nvml_library.hpp"
 #include "harness/baseline/machine_kind.hpp"
+#include "harness/cli/baseline_location.hpp"
 #include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/exit_codes.hpp"
@@ -40,6 +41,7 @@ struct CheckArguments {
   std::string against;
   bool fleet = false;
   bool json = false;
+  std::string json_file;
   bool no_colour = false;
   std::string junit;
   std::string markdown;
@@ -50,7 +52,9 @@ struct CheckArguments {
 
 int fleet_command(const CheckArguments& args, const std::atomic<bool>& stop) {
   if (args.results.size() < 2) throw UsageError("--fleet needs the results of two or more nodes");
+  refuse_outputs_over_inputs({{"--json-file", args.json_file}}, args.results);
   const FleetReport report = analyse_fleet(load_results_files(args.results, stop));
+  if (!args.json_file.empty()) write_json_atomically(fleet_json(report), args.json_file);
   if (args.json) {
     std::cout << fleet_json(report).dump(2) << "\n";
   } else {
@@ -94,7 +98,7 @@ int check_command(const CheckArguments& args, const std::atomic<bool>& stop) {
     for (const auto& [option, value] : {std::pair{"--against", &args.against}, std::pair{"--baseline", &args.baseline},
                                         std::pair{"--junit", &args.junit}, std::pair{"--markdown", &args.markdown},
                                         std::pair{"--prometheus", &args.prometheus}, std::pair{"--log-dir", &args.log_dir}}) {
-      if (!value->empty()) throw UsageError(std::string(option) + " does not apply to --fleet (use --json for a machine-readable report)");
+      if (!value->empty()) throw UsageError(std::string(option) + " does not apply to --fleet (use --json or --json-file for a machine-readable report)");
     }
     return fleet_command(args, stop);
   }
@@ -121,11 +125,13 @@ int check_command(const CheckArguments& args, const std::atomic<bool>& stop) {
     baseline = choice.baseline;
     baseline_path = choice.path;
   }
-  refuse_outputs_over_inputs({{"--junit", args.junit}, {"--markdown", args.markdown}, {"--prometheus", args.prometheus}},
+  refuse_outputs_over_inputs({{"--json-file", args.json_file}, {"--junit", args.junit}, {"--markdown", args.markdown},
+                              {"--prometheus", args.prometheus}},
                              {path, baseline_path});
   CheckReport report = check_against_baseline(results, path, baseline, baseline_path);
   if (args.confirm > 0) confirm_suspects(report, results, path, args, stop);
   apply_confirmations(report, results, baseline);
+  if (!args.json_file.empty()) write_json_atomically(check_json(report), args.json_file);
   if (!args.junit.empty()) write_text_atomically(args.junit, [&](std::ostream& out) { write_junit(verdict_list(report), out); });
   if (!args.markdown.empty()) write_text_atomically(args.markdown, [&](std::ostream& out) { write_check_markdown(report, out); });
   if (!args.prometheus.empty()) write_text_atomically(args.prometheus, [&](std::ostream& out) { write_check_prometheus(report, out); });
@@ -148,6 +154,7 @@ void add_check_command(CLI::App& app, CommandState& state) {
   check->add_option("--against", args->against, "another results file to use as the baseline")->check(CLI::ExistingFile);
   check->add_flag("--fleet", args->fleet, "compare runs from many nodes of one kind: flag slow nodes and slow GPUs");
   check->add_flag("--json", args->json, "print JSON instead of the table");
+  check->add_option("--json-file", args->json_file, "also write the JSON to this file");
   check->add_flag("--no-color", args->no_colour, "no colour even on a terminal (as does a non-empty NO_COLOR)");
   check->add_option("--junit", args->junit, "also write JUnit XML (one test case per metric)");
   check->add_option("--markdown", args->markdown, "also write a Markdown summary");

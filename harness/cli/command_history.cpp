@@ -23,10 +23,11 @@ struct HistoryArguments {
 int history_command(const HistoryArguments& args, const std::atomic<bool>& stop) {
   ChangePointOptions options;
   options.significance = args.significance;
-  // The directory may also hold baselines or check reports; only results documents make a history.
+  // The directory may also hold baselines or check reports; only results documents make a history. Its subfolders
+  // are searched too: `--results-dir` keeps each host's runs in a folder of its own.
   std::vector<SourcedResults> runs;
   std::vector<std::string> left_out;
-  const std::vector<std::string> files = json_files_in(args.directory, &left_out);
+  const std::vector<std::string> files = json_files_under(args.directory, &left_out);
   for (const std::string& why : left_out) std::cerr << "gpubench: history: skipping " << why << "\n";
   for (const std::string& file : files) {
     if (stop.load()) throw Interrupted();
@@ -43,8 +44,8 @@ int history_command(const HistoryArguments& args, const std::atomic<bool>& stop)
     }
   }
   if (runs.empty()) {
-    throw InputError(args.directory, "", "no readable results document in the directory",
-                     "keep the results files of `gpubench run -o` there");
+    throw InputError(args.directory, "", "no readable results document in the directory or its subfolders",
+                     "keep the results files of `gpubench run --results-dir DIR` (or `-o`) there");
   }
   const HistoryReport report = analyse_history(std::move(runs), options);
   bool any_worse = false;
@@ -79,7 +80,7 @@ int history_command(const HistoryArguments& args, const std::atomic<bool>& stop)
 void add_history_command(CLI::App& app, CommandState& state) {
   auto args = std::make_shared<HistoryArguments>();
   CLI::App* history = app.add_subcommand("history", "find when each metric changed, and what else changed then");
-  history->add_option("directory", args->directory, "directory of results files")->required()->check(CLI::ExistingDirectory);
+  history->add_option("directory", args->directory, "directory of results files, searched with its subfolders")->required()->check(CLI::ExistingDirectory);
   history->add_option("--significance", args->significance, "largest permutation p-value to accept")->check(kFiniteNumber)->check(CLI::Range(0.001, 0.5));
   history->add_flag("--json", args->json, "print JSON");
   history->callback([args, &state] { state.exit_code = history_command(*args, *state.stop); });

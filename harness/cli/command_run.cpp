@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <iostream>
 #include <memory>
@@ -15,6 +16,7 @@
 #include "harness/cli/exit_codes.hpp"
 #include "harness/cli/filter_option.hpp"
 #include "harness/cli/gemm_shapes_option.hpp"
+#include "harness/cli/results_destination.hpp"
 #include "harness/environment/fingerprint.hpp"
 #include "harness/report/progress_display.hpp"
 #include "harness/report/run_summary.hpp"
@@ -30,11 +32,12 @@ struct RunArguments {
   std::string suite = "quick";
   std::string filter;
   std::string devices;
-  std::string output;
+  ResultsDestination destination;
   std::string log_dir;
   std::string gemm_shapes;  // as GPUBENCH_GEMM_SHAPES reads it, checked by kGemmShapeList
   int repetitions = 0;
   int timeout_seconds = 0;
+  bool allow_nvls = false;
   std::vector<std::string> command_line;
 };
 
@@ -52,9 +55,15 @@ int run_command(const RunArguments& args, const std::atomic<bool>& stop) {
   options.micro_path = default_micro_path();
   options.devices = selected_devices(args.devices, cuda.device_count);
   options.gemm_shapes = parse_gemm_shape_list(args.gemm_shapes);
+  options.allow_nvls = args.allow_nvls;
+  const char* inherited_nvls = std::getenv("NCCL_NVLS_ENABLE");
+  if (!args.allow_nvls && inherited_nvls != nullptr && std::string(inherited_nvls) != "0") {
+    std::cerr << "gpubench: NCCL_NVLS_ENABLE=" << inherited_nvls
+              << " is not passed on: NVLink multicast stays off unless --allow-nvls\n";
+  }
 
   ResultsDocument document = start_results_document(args.command_line, args.suite, options.devices, nvml.get(), nvml_error);
-  const std::string output = args.output.empty() ? default_output_stem(document) + ".json" : args.output;
+  const std::string output = results_path(args.destination, document);
   options.log_dir = args.log_dir.empty() ? output + ".logs" : args.log_dir;
 
   std::vector<TelemetrySampler::Target> targets;
@@ -63,7 +72,7 @@ int run_command(const RunArguments& args, const std::atomic<bool>& stop) {
   RunObserver observer = make_progress_display(std::cerr, isatty(STDERR_FILENO) != 0);
   observer.checkpoint = [&output](const ResultsDocument& so_far) { write_json_atomically(to_json(so_far), output); };
   std::cerr << "gpubench " << kVersion << ": suite " << args.suite << " on GPU " << format_device_list(options.devices)
-            << " of " << document.run.host << "; logs in " << options.log_dir << "\n";
+            << " of " << document.run.host << "; results to " << output << ", logs in " << options.log_dir << "\n";
   run_benchmarks(options, targets, nvml.get(), observer, stop, document);
   finish_results_document(document);
   write_json_atomically(to_json(document), output);
@@ -86,13 +95,16 @@ void add_run_command(CLI::App& app, CommandState& state) {
   run->add_option("--filter", args->filter, "only benchmarks whose name matches this regular expression")
       ->check(kFilterPattern);
   run->add_option("--devices", args->devices, "GPUs to use, e.g. 0,1 or 0-3 (default: all)")->check(kDeviceListSyntax);
-  run->add_option("-o,--output", args->output, "results file (default: gpubench-HOST-TIME.json)");
+  add_results_destination_options(*run, args->destination, "");
   run->add_option("--log-dir", args->log_dir, "where each family's raw output goes (default: OUTPUT.logs)");
   run->add_option("--gemm-shapes", args->gemm_shapes,
                   "also measure GEMM at these shapes, in every precision, as gemm/PRECISION/MxNxK: a list "
                   "M,N,K[:M,N,K...] or a file with one M,N,K a line")
       ->check(kGemmShapeList);
   run->add_option("--repetitions", args->repetitions, "repetitions per benchmark (default: 3 quick, 5 full)")->check(CLI::Range(1, 1000));
+  run->add_flag("--allow-nvls", args->allow_nvls,
+                "let NCCL use NVLink SHARP (NCCL_NVLS_ENABLE=1) in the nccl family; off by default, as NVLink multicast "
+                "can put a shared host's GPUs out of service");
   run->add_option("--timeout", args->timeout_seconds, "seconds per family variant (each NCCL combination is one) before it is stopped (default: per family)")->check(CLI::Range(1, 86400));
   run->callback([args, &state] {
     args->command_line = state.command_line;

@@ -63,8 +63,10 @@ void add_show_command(CLI::App& app, CommandState& state) {
   CLI::App* show = app.add_subcommand("show", "print a results document as tables: NCCL as nccl-tests does, GPU pairs "
                                               "as nvbandwidth's matrices, size sweeps as rows");
   show->add_option("results", args->results, "a results file (gpubench run -o FILE)")->required();
-  show->add_option("--format", args->format, "table (for a terminal), csv, json or markdown")
-      ->check(CLI::IsMember({"table", "csv", "json", "markdown"}));
+  CLI::Option* format = show->add_option("--format", args->format, "table (for a terminal), csv, json or markdown")
+                            ->check(CLI::IsMember({"table", "csv", "json", "markdown"}));
+  // --json as in every other command that prints a report.
+  show->add_flag_callback("--json", [args] { args->format = "json"; }, "print JSON: the same as --format json")->excludes(format);
   show->add_option("--filter", args->filter,
                    "only metrics (and failures, skips) whose id matches this regular expression")
       ->check(kFilterPattern);

@@ -12,6 +12,7 @@
 #include "harness/cli/device_list_option.hpp"
 #include "harness/cli/exit_codes.hpp"
 #include "harness/cli/finite_number.hpp"
+#include "harness/cli/results_destination.hpp"
 #include "harness/environment/fingerprint.hpp"
 #include "harness/report/stress_display.hpp"
 #include "harness/results/results_io.hpp"
@@ -25,7 +26,7 @@ namespace {
 struct StressArguments {
   std::string duration = "60s";
   std::string devices;
-  std::string output;
+  ResultsDestination destination;
   double max_temperature_c = 85;
   std::string inject_fault;
 };
@@ -48,7 +49,7 @@ int stress_command(const StressArguments& args, const CommandState& state) {
   if (!nvml) std::cerr << "gpubench: " << nvml_error << ": no telemetry, temperature or throttle checks\n";
 
   ResultsDocument document = start_results_document(state.command_line, "stress", options.devices, nvml.get(), nvml_error);
-  const std::string output = args.output.empty() ? default_output_stem(document) + "-stress.json" : args.output;
+  const std::string output = results_path(args.destination, document);
   const bool terminal = isatty(STDERR_FILENO) != 0;
   int lines = 0;
   std::cerr << "gpubench stress: " << duration.count() << " s on GPU " << format_device_list(options.devices) << "\n";
@@ -78,7 +79,7 @@ void add_stress_command(CLI::App& app, CommandState& state) {
   CLI::App* stress = app.add_subcommand("stress", "burn-in: Tensor Core GEMM and memory test on every GPU, verified, with telemetry");
   stress->add_option("--duration", args->duration, "how long: 90s, 10m, 1h30m, 1d")->capture_default_str();
   stress->add_option("--devices", args->devices, "GPUs to use, e.g. 0,1 (default: all)")->check(kDeviceListSyntax);
-  stress->add_option("-o,--output", args->output, "results file (default: gpubench-HOST-TIME-stress.json)");
+  add_results_destination_options(*stress, args->destination, "-stress");
   stress->add_option("--max-temperature", args->max_temperature_c, "fail a GPU that reaches this temperature (C)")
       ->check(kFiniteNumber)
       ->check(CLI::Range(1.0, 150.0))

@@ -1,4 +1,4 @@
-// gpubench: the command-line harness (run, list, env, ...). See DESIGN.md for the data flow.
+// gpubench: the command-line harness (run, list, env, ...). docs/architecture.md describes the layers.
 #include <CLI/CLI.hpp>
 
 #include <atomic>

@@ -28,12 +28,15 @@ void judge_availability(const NodeFacts& facts, std::vector<Finding>& out) {
 
 }  // namespace
 
-std::vector<Finding> judge_node_health(const NodeFacts& facts, const HealthLimits& limits) {
+std::vector<Finding> judge_node_health(const NodeFacts& facts, const HealthLimits& limits, const std::optional<NodeProfile>& expected) {
   std::vector<Finding> findings;
   judge_availability(facts, findings);
+  if (expected) judge_inventory(facts, *expected, findings);
   judge_gpu_state(facts, limits, findings);
   judge_gpu_memory(facts, limits, findings);
   judge_gpu_links(facts, limits, findings);
+  judge_pcie_errors(facts, limits, findings);
+  judge_xids(facts, limits, findings);
   judge_host(facts, findings);
   judge_variables(facts.host.variables, findings);
   std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) { return a.severity > b.severity; });

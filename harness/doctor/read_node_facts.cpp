@@ -13,10 +13,14 @@
 #include "benchmarks/common/nvml_library.hpp"
 #include "benchmarks/common/topology.hpp"
 #include "harness/doctor/host_facts.hpp"
+#include "harness/doctor/pcie_aer.hpp"
 #include "harness/doctor/pcie_under_load.hpp"
+#include "harness/doctor/read_kernel_log.hpp"
 
 namespace gpubench {
 namespace {
+
+const char* const kPciDevices = "/sys/bus/pci/devices";
 
 std::string not_in_driver(const char* call) { return std::string(call) + ": not in this driver's NVML"; }
 
@@ -115,6 +119,32 @@ Reading<NvLinkCounters> read_link_errors(const NvmlLibrary& nvml, nvmlDevice_t d
   return {counters, ""};
 }
 
+std::optional<unsigned> unsigned_field(const nvmlFieldValue_t& field) {
+  if (field.nvmlReturn != NVML_SUCCESS) return std::nullopt;
+  switch (field.valueType) {
+    case NVML_VALUE_TYPE_UNSIGNED_INT: return field.value.uiVal;
+    case NVML_VALUE_TYPE_UNSIGNED_LONG: return static_cast<unsigned>(field.value.ulVal);
+    case NVML_VALUE_TYPE_UNSIGNED_LONG_LONG: return static_cast<unsigned>(field.value.ullVal);
+    default: return std::nullopt;
+  }
+}
+
+// The per-link field (NVML_FI_DEV_NVLINK_GET_SPEED, newer drivers), else the speed common to every active link
+// (NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON, which older drivers offer).
+Reading<unsigned> read_link_speed(const NvmlLibrary& nvml, nvmlDevice_t dev, unsigned link) {
+  if (nvml.nvmlDeviceGetFieldValues_ == nullptr) return {std::nullopt, not_in_driver("nvmlDeviceGetFieldValues")};
+  nvmlFieldValue_t fields[2] = {};
+  fields[0].fieldId = NVML_FI_DEV_NVLINK_GET_SPEED;
+  fields[0].scopeId = link;
+  fields[1].fieldId = NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON;
+  const nvmlReturn_t status = nvml.nvmlDeviceGetFieldValues_(dev, 2, fields);
+  if (status != NVML_SUCCESS) return {std::nullopt, nvml.describe("nvmlDeviceGetFieldValues", status)};
+  for (const nvmlFieldValue_t& field : fields) {
+    if (const std::optional<unsigned> speed = unsigned_field(field); speed && *speed > 0) return {*speed, ""};
+  }
+  return {std::nullopt, nvml.describe("nvmlDeviceGetFieldValues(NVLink speed)", fields[0].nvmlReturn)};
+}
+
 Reading<std::vector<NvLinkFacts>> read_nvlinks(const NvmlLibrary& nvml, nvmlDevice_t dev) {
   if (nvml.nvmlDeviceGetNvLinkState_ == nullptr) return {std::nullopt, not_in_driver("nvmlDeviceGetNvLinkState")};
   std::vector<NvLinkFacts> links;
@@ -126,7 +156,10 @@ Reading<std::vector<NvLinkFacts>> read_nvlinks(const NvmlLibrary& nvml, nvmlDevi
       NvLinkFacts facts;
       facts.link = link;
       facts.active = state == NVML_FEATURE_ENABLED;
-      if (facts.active) facts.errors = read_link_errors(nvml, dev, link);
+      if (facts.active) {
+        facts.errors = read_link_errors(nvml, dev, link);
+        facts.speed_mb_per_s = read_link_speed(nvml, dev, link);
+      }
       links.push_back(facts);
     } else if (status != NVML_ERROR_NOT_SUPPORTED && status != NVML_ERROR_INVALID_ARGUMENT && failure.empty()) {
       failure = nvml.describe("nvmlDeviceGetNvLinkState", status);  // NOT_SUPPORTED and INVALID_ARGUMENT: no such link
@@ -162,7 +195,20 @@ Reading<std::vector<GpuProcess>> read_other_processes(const NvmlLibrary& nvml, n
   return {std::nullopt, "nvmlDeviceGetComputeRunningProcesses: the list kept growing"};
 }
 
+// For the getters of the form fn(device, char* text, unsigned length).
+template <typename Function>
+Reading<std::string> read_text(const NvmlLibrary& nvml, const char* name, Function* fn, nvmlDevice_t dev) {
+  if (fn == nullptr) return {std::nullopt, not_in_driver(name)};
+  char text[64] = {};  // more than NVML asks for a serial (NVML_DEVICE_SERIAL_BUFFER_SIZE, 30) or a VBIOS version (32)
+  const nvmlReturn_t status = fn(dev, text, sizeof text);
+  if (status != NVML_SUCCESS) return {std::nullopt, nvml.describe(name, status)};
+  return {std::string(text), ""};
+}
+
 void read_nvml_facts(const NvmlLibrary& nvml, nvmlDevice_t dev, GpuFacts& gpu) {
+  gpu.nvml_index = read_unsigned(nvml, "nvmlDeviceGetIndex", nvml.nvmlDeviceGetIndex_, dev);
+  gpu.serial = read_text(nvml, "nvmlDeviceGetSerial", nvml.nvmlDeviceGetSerial_, dev).value.value_or("");
+  gpu.vbios_version = read_text(nvml, "nvmlDeviceGetVbiosVersion", nvml.nvmlDeviceGetVbiosVersion_, dev);
   const Reading<nvmlEnableState_t> persistence = read_nvml<nvmlEnableState_t>(
       nvml, "nvmlDeviceGetPersistenceMode", nvml.nvmlDeviceGetPersistenceMode_, [dev](auto fn, nvmlEnableState_t* v) { return fn(dev, v); });
   gpu.persistence_mode.why_not = persistence.why_not;
@@ -175,6 +221,7 @@ void read_nvml_facts(const NvmlLibrary& nvml, nvmlDevice_t dev, GpuFacts& gpu) {
   gpu.retired_pages = read_retired_pages(nvml, dev);
   gpu.remapped_rows = read_remapped_rows(nvml, dev);
   gpu.pcie = read_pcie_link(nvml, dev);
+  gpu.pcie_replays = read_unsigned(nvml, "nvmlDeviceGetPcieReplayCounter", nvml.nvmlDeviceGetPcieReplayCounter_, dev);
   gpu.nvlinks = read_nvlinks(nvml, dev);
   gpu.clock_event_reasons = read_nvml<std::uint64_t, unsigned long long>(
       nvml, "nvmlDeviceGetCurrentClocksEventReasons", nvml.nvmlDeviceGetCurrentClocksEventReasons_,
@@ -219,7 +266,11 @@ GpuFacts read_gpu(int index, const NvmlLibrary* nvml, const std::string& nvml_wh
   GpuFacts gpu;
   gpu.index = index;
   cudaDeviceProp props{};
-  if (cudaGetDeviceProperties(&props, index) == cudaSuccess) gpu.name = props.name;
+  if (cudaGetDeviceProperties(&props, index) == cudaSuccess) {
+    gpu.name = props.name;
+    gpu.uuid = format_gpu_uuid(props.uuid.bytes);
+    gpu.memory_bytes = props.totalGlobalMem;
+  }
   char bus_id[32] = {};
   if (cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, index) != cudaSuccess) {
     gpu.nvml_why_not = "CUDA gave no PCI bus id";
@@ -228,6 +279,7 @@ GpuFacts read_gpu(int index, const NvmlLibrary* nvml, const std::string& nvml_wh
   gpu.pci_bus_id = bus_id;  // sysfs spells it in lower case: 0000:3b:00.0
   for (char& c : gpu.pci_bus_id) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   read_numa_placement(gpu);
+  gpu.pcie_aer = read_pcie_aer(kPciDevices, gpu.pci_bus_id);
   if (nvml == nullptr) {
     gpu.nvml_why_not = nvml_why_not;
     return gpu;
@@ -265,14 +317,32 @@ GpuPairFacts read_pair(const NvmlLibrary* nvml, int a, nvmlDevice_t handle_a, in
 
 bool below_max(const PcieLink& link) { return link.current_generation < link.max_generation || link.current_width < link.max_width; }
 
+Reading<std::string> read_driver_version(const NvmlLibrary* nvml, const std::string& nvml_why_not) {
+  if (nvml == nullptr) return {std::nullopt, nvml_why_not};
+  if (nvml->nvmlSystemGetDriverVersion_ == nullptr) return {std::nullopt, not_in_driver("nvmlSystemGetDriverVersion")};
+  char text[NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE] = {};
+  const nvmlReturn_t status = nvml->nvmlSystemGetDriverVersion_(text, sizeof text);
+  if (status != NVML_SUCCESS) return {std::nullopt, nvml->describe("nvmlSystemGetDriverVersion", status)};
+  return {std::string(text), ""};
+}
+
+Reading<unsigned> read_nvml_device_count(const NvmlLibrary* nvml, const std::string& nvml_why_not) {
+  if (nvml == nullptr) return {std::nullopt, nvml_why_not};
+  return read_nvml<unsigned>(*nvml, "nvmlDeviceGetCount", nvml->nvmlDeviceGetCount_, [](auto fn, unsigned* v) { return fn(v); });
+}
+
 }  // namespace
 
 NodeFacts read_node_facts(const NvmlLibrary* nvml, const std::string& nvml_why_not, const CudaStatus& cuda,
                           const std::vector<int>& devices) {
   NodeFacts facts;
   facts.host = read_host_facts();
+  facts.xids = read_xid_history();  // needs no GPU: a GPU that fell off the bus is found here
   if (nvml == nullptr) facts.nvml_why_not = nvml_why_not.empty() ? "NVML not loaded" : nvml_why_not;
+  facts.driver_version = read_driver_version(nvml, facts.nvml_why_not);
+  facts.nvml_device_count = read_nvml_device_count(nvml, facts.nvml_why_not);
   facts.cuda_why_not = cuda.error;
+  facts.cuda_device_count = cuda.device_count;
   if (!cuda.error.empty()) return facts;
   // NVML first: clock-event reasons and the process list are read before doctor opens a CUDA context.
   std::map<int, nvmlDevice_t> handles;
@@ -292,6 +362,17 @@ NodeFacts read_node_facts(const NvmlLibrary* nvml, const std::string& nvml_why_n
     }
   }
   return facts;
+}
+
+void reread_pcie_errors(const NvmlLibrary* nvml, NodeFacts& facts) {
+  for (GpuFacts& gpu : facts.gpus) {
+    if (gpu.pci_bus_id.empty()) continue;
+    gpu.pcie_aer = read_pcie_aer(kPciDevices, gpu.pci_bus_id);
+    const nvmlDevice_t handle = nvml != nullptr ? nvml->device_by_pci_bus_id(gpu.pci_bus_id) : nullptr;
+    if (handle != nullptr) {
+      gpu.pcie_replays = read_unsigned(*nvml, "nvmlDeviceGetPcieReplayCounter", nvml->nvmlDeviceGetPcieReplayCounter_, handle);
+    }
+  }
 }
 
 }  // namespace gpubench

@@ -13,11 +13,12 @@ void GpuCheck::cannot_check(const std::string& what, const std::string& why) {
 }
 
 void check_each_gpu(const NodeFacts& facts, const std::string& check, const std::string& ok_text, const GpuRule& rule,
-                    std::vector<Finding>& out) {
-  if (!facts.nvml_why_not.empty()) return;  // one critical finding says so already
+                    std::vector<Finding>& out, RuleReads reads) {
+  const bool needs_nvml = reads == RuleReads::Nvml;
+  if (needs_nvml && !facts.nvml_why_not.empty()) return;  // one critical finding says so already
   std::vector<int> quiet;
   for (const GpuFacts& gpu : facts.gpus) {
-    if (!gpu.nvml_why_not.empty()) continue;
+    if (needs_nvml && !gpu.nvml_why_not.empty()) continue;
     GpuCheck verdict(check, gpu.index);
     rule(gpu, verdict);
     if (verdict.skipped()) continue;

@@ -35,9 +35,12 @@ class GpuCheck {
 
 using GpuRule = std::function<void(const GpuFacts&, GpuCheck&)>;
 
-// Runs an NVML-based rule on every GPU NVML can see; the GPUs it found nothing on make one ok finding.
+// What a rule reads: NVML's readings exist only for the GPUs NVML sees; sysfs and CUDA readings for every GPU.
+enum class RuleReads { Nvml, Other };
+
+// Runs a rule on every GPU it can judge; the GPUs it found nothing on make one ok finding.
 void check_each_gpu(const NodeFacts& facts, const std::string& check, const std::string& ok_text, const GpuRule& rule,
-                    std::vector<Finding>& out);
+                    std::vector<Finding>& out, RuleReads reads = RuleReads::Nvml);
 
 // "1.5 GiB"
 std::string format_bytes(std::uint64_t bytes);
@@ -46,6 +49,9 @@ std::string format_bytes(std::uint64_t bytes);
 void judge_gpu_state(const NodeFacts& facts, const HealthLimits& limits, std::vector<Finding>& out);  // gpu_rules.cpp
 void judge_gpu_memory(const NodeFacts& facts, const HealthLimits& limits, std::vector<Finding>& out);  // memory_rules.cpp
 void judge_gpu_links(const NodeFacts& facts, const HealthLimits& limits, std::vector<Finding>& out);  // link_rules.cpp
+void judge_xids(const NodeFacts& facts, const HealthLimits& limits, std::vector<Finding>& out);  // xid_rules.cpp
+void judge_pcie_errors(const NodeFacts& facts, const HealthLimits& limits, std::vector<Finding>& out);  // pcie_error_rules.cpp
+void judge_inventory(const NodeFacts& facts, const NodeProfile& profile, std::vector<Finding>& out);  // inventory_rules.cpp
 void judge_host(const NodeFacts& facts, std::vector<Finding>& out);  // host_rules.cpp
 void judge_variables(const std::map<std::string, std::string>& variables, std::vector<Finding>& out);  // variable_rules.cpp
 

@@ -115,17 +115,7 @@ json describe_gpu(int index, const NvmlLibrary* nvml, std::map<int, nvmlDevice_t
     return gpu;
   }
   gpu["name"] = props.name;
-  char uuid[64];
-  std::snprintf(uuid, sizeof uuid, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-                static_cast<unsigned char>(props.uuid.bytes[0]), static_cast<unsigned char>(props.uuid.bytes[1]),
-                static_cast<unsigned char>(props.uuid.bytes[2]), static_cast<unsigned char>(props.uuid.bytes[3]),
-                static_cast<unsigned char>(props.uuid.bytes[4]), static_cast<unsigned char>(props.uuid.bytes[5]),
-                static_cast<unsigned char>(props.uuid.bytes[6]), static_cast<unsigned char>(props.uuid.bytes[7]),
-                static_cast<unsigned char>(props.uuid.bytes[8]), static_cast<unsigned char>(props.uuid.bytes[9]),
-                static_cast<unsigned char>(props.uuid.bytes[10]), static_cast<unsigned char>(props.uuid.bytes[11]),
-                static_cast<unsigned char>(props.uuid.bytes[12]), static_cast<unsigned char>(props.uuid.bytes[13]),
-                static_cast<unsigned char>(props.uuid.bytes[14]), static_cast<unsigned char>(props.uuid.bytes[15]));
-  gpu["uuid"] = uuid;
+  gpu["uuid"] = format_gpu_uuid(props.uuid.bytes);
   gpu["compute_capability"] = std::to_string(props.major) + "." + std::to_string(props.minor);
   gpu["sm_count"] = props.multiProcessorCount;
   gpu["memory_bytes"] = props.totalGlobalMem;
@@ -218,6 +208,15 @@ json result_changing_variables() {
     }
   }
   return vars;
+}
+
+std::string format_gpu_uuid(const char (&bytes)[16]) {
+  const auto byte = [&bytes](int i) { return static_cast<unsigned>(static_cast<unsigned char>(bytes[i])); };
+  char text[64];
+  std::snprintf(text, sizeof text, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", byte(0), byte(1),
+                byte(2), byte(3), byte(4), byte(5), byte(6), byte(7), byte(8), byte(9), byte(10), byte(11), byte(12), byte(13),
+                byte(14), byte(15));
+  return text;
 }
 
 json collect_environment(const NvmlLibrary* nvml, const std::string& nvml_error, const std::vector<int>& devices) {

@@ -22,6 +22,9 @@ CudaStatus probe_cuda();
 // nvml may be null; nvml_error then says why. devices selects the GPUs to describe (empty: all).
 nlohmann::json collect_environment(const NvmlLibrary* nvml, const std::string& nvml_error, const std::vector<int>& devices);
 
+// "GPU-8c6f1a2b-...": the 16 bytes of CUDA's cudaDeviceProp::uuid as nvidia-smi spells a GPU's UUID.
+std::string format_gpu_uuid(const char (&bytes)[16]);
+
 // Environment variables that change results: NCCL_*, CUDA_*, CUBLAS*, NVIDIA_TF32_OVERRIDE, OMP_NUM_THREADS ...
 nlohmann::json result_changing_variables();
 

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "benchmarks/nccl/allreduce_sweep.hpp"
+#include "benchmarks/nccl/collective_sweep.hpp"
 
 namespace gpubench {
 namespace {
@@ -15,7 +15,8 @@ const char* variable(const FamilyVariant& variant, const char* name) {
 }  // namespace
 
 const FamilySpec& allreduce_family(const NcclCombination& forced) {
-  const std::string benchmark = allreduce_benchmark_name(forced, allreduce_sizes(Suite::Quick).front(), Placement::OutOfPlace);
+  const std::string benchmark =
+      benchmark_name({Collective::AllReduce, allreduce_sizes(Suite::Quick).front(), Placement::OutOfPlace}, forced);
   const FamilySpec* family = family_of(benchmark);
   if (family == nullptr) throw std::logic_error("the family catalogue has no row for " + benchmark);
   return *family;

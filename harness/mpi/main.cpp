@@ -21,7 +21,7 @@
 #include "benchmarks/common/exception_kind.hpp"
 #include "benchmarks/common/nvml_library.hpp"
 #include "benchmarks/common/registry.hpp"
-#include "benchmarks/nccl/allreduce_sweep.hpp"
+#include "benchmarks/nccl/collective_sweep.hpp"
 #include "benchmarks/nccl/nccl_combination.hpp"
 #include "benchmarks/nccl/nccl_debug_log.hpp"
 #include "benchmarks/nccl_mpi/mpi_allreduce_runner.hpp"
@@ -174,7 +174,7 @@ int run_ranks(const MpiWorld& world, const Options& options, const std::vector<s
 
   for (std::size_t bytes : allreduce_sizes(suite)) {
     for (Placement placement : allreduce_placements(suite, forced)) {
-      const std::string name = allreduce_benchmark_name(forced, bytes, placement);
+      const std::string name = benchmark_name({Collective::AllReduce, bytes, placement}, forced);
       MpiAllReduceOutcome outcome;
       try {
         outcome = runner.run(bytes, placement);

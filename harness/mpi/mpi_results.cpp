@@ -42,7 +42,7 @@ nlohmann::json allreduce_benchmark_json(const std::string& benchmark, const MpiA
   } else if (outcome.kind == MpiAllReduceOutcome::Kind::Failed) {
     entries.push_back(outcome_entry(benchmark, {RunState::Failed, outcome.failure}, outcome.reason));
   } else {
-    const FigureLabel label{"busbw", "GB/s", Better::Higher, std::nullopt, allreduce_params(outcome.median)};
+    const FigureLabel label{"busbw", "GB/s", Better::Higher, std::nullopt, collective_params(outcome.median)};
     for (double busbw : outcome.busbw_samples) {
       entries.push_back({{"name", benchmark}, {"run_type", "iteration"}, {"value", busbw}, {"label", encode_label(label)}});
     }

@@ -123,20 +123,21 @@ void print_fleet(const FleetReport& report, std::ostream& out) {
 
 void print_acceptance(const AcceptanceReport& report, std::ostream& out) {
   const auto print_stage = [&out](const std::string& scope, const StageResult& s) {
-    out << "  " << scope << "  " << s.stage << ": " << to_string(s.verdict) << "\n";
+    out << "  " << scope << "  " << s.stage << ": " << (s.skipped ? "skipped" : to_string(s.verdict)) << "\n";
     for (const std::string& r : s.reasons) out << "      " << r << "\n";
   };
   out << "\nAcceptance\n";
   for (const StageResult& s : report.node_stages) print_stage("node", s);
   for (const GpuAcceptance& gpu : report.gpus) {
-    for (const StageResult& s : gpu.stages) print_stage("GPU " + std::to_string(gpu.index), s);
-    out << "  GPU " << gpu.index << " verdict: " << to_string(gpu.verdict) << "\n";
+    const std::string name = "GPU " + std::to_string(gpu.gpu.index);
+    for (const StageResult& s : gpu.stages) print_stage(name, s);
+    out << "  " << name << " verdict: " << to_string(gpu.verdict) << " (" << identity_text(gpu.gpu) << ")\n";
   }
   out << "baseline: " << report.baseline << "\nnode verdict: " << to_string(report.node_verdict)
       << (report.node_verdict == Grade::Fail ? " (do not put this node into service)" : "") << "\n";
 }
 
-void print_findings(const std::vector<Finding>& findings, std::ostream& out) {
+void print_findings(const std::vector<Finding>& findings, const std::vector<GpuIdentity>& identities, std::ostream& out) {
   int counts[4] = {};
   std::size_t where_width = 0;
   std::size_t check_width = 0;
@@ -155,6 +156,10 @@ void print_findings(const std::vector<Finding>& findings, std::ostream& out) {
     const std::string place = where(f);
     out << label << std::string(severity_width - label.size() + 2, ' ') << place << std::string(where_width - place.size() + 2, ' ')
         << f.check << std::string(check_width - f.check.size() + 2, ' ') << f.finding << "\n";
+    if (f.severity == Severity::Ok) continue;
+    for (const GpuIdentity& gpu : identities) {
+      if (std::find(f.gpus.begin(), f.gpus.end(), gpu.index) != f.gpus.end()) out << indent << "GPU " << gpu.index << ": " << identity_text(gpu) << "\n";
+    }
     if (!f.fix.empty()) out << indent << "fix: " << f.fix << "\n";
   }
 }

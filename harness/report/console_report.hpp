@@ -6,6 +6,7 @@
 
 #include "harness/acceptance/acceptance_verdict.hpp"
 #include "harness/doctor/finding.hpp"
+#include "harness/doctor/gpu_identity.hpp"
 #include "harness/report/comparison.hpp"
 #include "harness/report/show_tables.hpp"
 #include "harness/verdict/fleet.hpp"
@@ -19,8 +20,9 @@ void print_check_console(const CheckReport& report, std::ostream& out, bool colo
 void print_fleet(const FleetReport& report, std::ostream& out);
 // Each stage of the node and of each GPU with its reasons, each GPU's verdict, then the node's.
 void print_acceptance(const AcceptanceReport& report, std::ostream& out);
-// A count per severity, then one line per finding (worst first, as given) with its fix beneath.
-void print_findings(const std::vector<Finding>& findings, std::ostream& out);
+// A count per severity, then one line per finding (worst first, as given); beneath a finding that is not ok, the
+// identity of each GPU it concerns and the fix.
+void print_findings(const std::vector<Finding>& findings, const std::vector<GpuIdentity>& identities, std::ostream& out);
 // A legend of the runs, [1], [2], ..., each with its file, run id, host, GPUs and start; a table of values, each
 // later run's ratio against [1] and whether it is better or worse, beyond the noise or within it; the metrics not in
 // every run.

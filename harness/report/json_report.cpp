@@ -1,5 +1,6 @@
 #include "harness/report/json_report.hpp"
 
+#include <algorithm>
 #include <variant>
 
 #include "harness/baseline/machine_kind.hpp"
@@ -17,6 +18,10 @@ nlohmann::json cell_json(const ShowCell& cell) {
   if (const auto* count = std::get_if<std::uint64_t>(&cell)) return *count;
   if (const auto* figure = std::get_if<double>(&cell)) return *figure;
   return nullptr;
+}
+
+nlohmann::json identity_json(const GpuIdentity& gpu) {
+  return {{"index", gpu.index}, {"pci_bus_id", gpu.pci_bus_id}, {"uuid", gpu.uuid}, {"serial", gpu.serial}};
 }
 
 }  // namespace
@@ -61,13 +66,16 @@ nlohmann::json fleet_json(const FleetReport& report) {
 
 nlohmann::json acceptance_json(const AcceptanceReport& report) {
   const auto stage_json = [](const StageResult& s) {
-    return nlohmann::json{{"stage", s.stage}, {"verdict", to_string(s.verdict)}, {"reasons", s.reasons}};
+    return nlohmann::json{{"stage", s.stage}, {"verdict", to_string(s.verdict)}, {"skipped", s.skipped}, {"reasons", s.reasons}};
   };
   nlohmann::json gpus = nlohmann::json::array();
   for (const GpuAcceptance& gpu : report.gpus) {
     nlohmann::json stages = nlohmann::json::array();
     for (const StageResult& s : gpu.stages) stages.push_back(stage_json(s));
-    gpus.push_back({{"index", gpu.index}, {"verdict", to_string(gpu.verdict)}, {"stages", stages}});
+    nlohmann::json entry = identity_json(gpu.gpu);
+    entry["verdict"] = to_string(gpu.verdict);
+    entry["stages"] = stages;
+    gpus.push_back(entry);
   }
   nlohmann::json node = nlohmann::json::array();
   for (const StageResult& s : report.node_stages) node.push_back(stage_json(s));
@@ -75,10 +83,16 @@ nlohmann::json acceptance_json(const AcceptanceReport& report) {
           {"node", node},                      {"gpus", gpus}};
 }
 
-nlohmann::json findings_json(const std::vector<Finding>& findings) {
+nlohmann::json findings_json(const std::vector<Finding>& findings, const std::vector<GpuIdentity>& identities) {
   nlohmann::json array = nlohmann::json::array();
   for (const Finding& f : findings) {
-    array.push_back({{"severity", severity_name(f.severity)}, {"check", f.check}, {"gpus", f.gpus}, {"finding", f.finding}, {"fix", f.fix}});
+    nlohmann::json named = nlohmann::json::array();
+    for (int index : f.gpus) {
+      const auto found = std::find_if(identities.begin(), identities.end(), [index](const GpuIdentity& gpu) { return gpu.index == index; });
+      named.push_back(found != identities.end() ? identity_json(*found) : identity_json({index, "", "", ""}));
+    }
+    array.push_back({{"severity", severity_name(f.severity)}, {"check", f.check}, {"gpus", f.gpus}, {"gpu_identities", named},
+                     {"finding", f.finding}, {"fix", f.fix}});
   }
   return array;
 }

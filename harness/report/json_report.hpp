@@ -8,6 +8,7 @@
 
 #include "harness/acceptance/acceptance_verdict.hpp"
 #include "harness/doctor/finding.hpp"
+#include "harness/doctor/gpu_identity.hpp"
 #include "harness/report/comparison.hpp"
 #include "harness/report/show_tables.hpp"
 #include "harness/verdict/fleet.hpp"
@@ -19,8 +20,9 @@ nlohmann::json check_json(const CheckReport& report);
 // {"nodes", "metrics_compared", "outliers"}: one object per finding, "gpu" only when it is about one GPU.
 nlohmann::json fleet_json(const FleetReport& report);
 nlohmann::json acceptance_json(const AcceptanceReport& report);
-// An array of {"severity", "check", "gpus", "finding", "fix"}; "gpus" is empty for node-wide findings.
-nlohmann::json findings_json(const std::vector<Finding>& findings);
+// An array of {"severity", "check", "gpus", "gpu_identities", "finding", "fix"}; "gpus" (CUDA indexes) is empty
+// for node-wide findings, and "gpu_identities" names each of them: {"index", "pci_bus_id", "uuid", "serial"}.
+nlohmann::json findings_json(const std::vector<Finding>& findings, const std::vector<GpuIdentity>& identities);
 nlohmann::json comparison_json(const Comparison& comparison);
 // {"schema": "gpubench.show/1", "run", "tables"}: each table's kind, title, unit, columns and rows, a cell null where
 // nothing was measured (docs/reports.md).

@@ -13,6 +13,14 @@ void write_junit(const VerdictList& list, std::ostream& out) {
       << "\" errors=\"0\" skipped=\"" << list.count(Tally::Skipped) << "\">\n";
   for (const ListedVerdict& v : list.verdicts) {
     out << "    <testcase classname=\"" << xml_escape(v.group) << "\" name=\"" << xml_escape(v.name) << "\" time=\"0\">";
+    if (!v.properties.empty()) {
+      out << "\n      <properties>";
+      for (const auto& [name, value] : v.properties) {
+        out << "\n        <property name=\"" << xml_escape(name) << "\" value=\"" << xml_escape(value) << "\"/>";
+      }
+      out << "\n      </properties>";
+      if (v.tally == Tally::Passed && v.detail.empty()) out << "\n    ";
+    }
     if (v.tally == Tally::Failed) {
       out << "\n      <failure type=\"" << xml_escape(v.kind) << "\" message=\"" << xml_escape(v.message) << "\">"
           << xml_escape(v.detail) << "</failure>\n    ";

@@ -5,7 +5,7 @@
 #include <optional>
 #include <set>
 
-#include "benchmarks/common/collective_bandwidth.hpp"
+#include "benchmarks/nccl/bus_bandwidth.hpp"
 #include "benchmarks/common/metric_id.hpp"
 #include "harness/report/id_segments.hpp"
 #include "harness/report/size_segment.hpp"
@@ -64,12 +64,13 @@ std::optional<CollectivePoint> collective_point(const Metric& metric) {
   return CollectivePoint{s[1], s[2], s[3], *bytes, s[5] == "in_place"};
 }
 
-std::optional<std::uint64_t> whole_number_param(const Metric& metric, const std::string& name) {
+// A param of at most `max_digits` decimal digits (9 fit an int, 18 a 64-bit count).
+std::optional<std::uint64_t> whole_number_param(const Metric& metric, const std::string& name, std::size_t max_digits = 9) {
   const auto found = metric.params.find(name);
   if (found == metric.params.end()) return std::nullopt;
   const std::string& text = found->second;
   const bool digits = std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-  if (text.empty() || text.size() > 9 || !digits) return std::nullopt;
+  if (text.empty() || text.size() > max_digits || !digits) return std::nullopt;
   return std::stoull(text);
 }
 
@@ -88,15 +89,23 @@ ShowCell element_count(std::uint64_t bytes, const std::string& datatype) {
   return bytes / element_bytes;
 }
 
+// nccl-tests' count column: the count NCCL was given (the `count` param: for an all-gather, reduce-scatter or
+// all-to-all a rank's block, not the whole size), or the elements in `bytes` for a document without it.
+ShowCell call_count(const Metric& metric, std::uint64_t bytes, const std::string& datatype) {
+  if (const std::optional<std::uint64_t> count = whole_number_param(metric, "count", 18)) return *count;
+  return element_count(bytes, datatype);
+}
+
 // time (us), algbw and busbw (GB/s) of one call, as nccl-tests prints them. The figure is busbw, the median of the
-// repetitions; time and algbw are worked back from it by nccl-tests' definitions (collective_bandwidth.hpp), so
-// that the three describe the same call (the params hold each repetition's own time, which differ).
-// Only the all-reduce's bus factor is known here: another collective gets busbw alone.
+// repetitions; time and algbw are worked back from it by nccl-tests' definitions (bus_bandwidth.hpp), so that the
+// three describe the same call (the params hold each repetition's own time, which differ). A collective gpubench
+// does not know gets busbw alone.
 std::vector<ShowCell> collective_figures(const std::string& collective, std::uint64_t bytes, const Metric& metric) {
   const std::optional<std::uint64_t> ranks = whole_number_param(metric, "ranks");
-  const double bus_factor = collective == "allreduce" && ranks ? allreduce_bus_factor(static_cast<int>(*ranks)) : 0;
-  if (bus_factor <= 0 || metric.value <= 0) return {ShowCell{}, ShowCell{}, metric.value};
-  const double algbw = metric.value / bus_factor;
+  const std::optional<Collective> kind = collective_from_id_name(collective);
+  const double factor = kind && ranks ? bus_factor(*kind, static_cast<int>(*ranks)) : 0;
+  if (factor <= 0 || metric.value <= 0) return {ShowCell{}, ShowCell{}, metric.value};
+  const double algbw = metric.value / factor;
   return {static_cast<double>(bytes) / (algbw * 1e3), algbw, metric.value};
 }
 
@@ -132,8 +141,9 @@ std::vector<PlacedTable> collective_tables(std::vector<Pending>& pending) {
                            {{"time", "us", group}, {"algbw", "GB/s", group}, {"busbw", "GB/s", group}});
     }
     for (const auto& [bytes, by_placement] : c.by_size) {
-      const std::string datatype = text_param(*by_placement.begin()->second, "datatype");
-      std::vector<ShowCell> row = {bytes, element_count(bytes, datatype), datatype.empty() ? ShowCell{} : datatype};
+      const Metric& first = *by_placement.begin()->second;
+      const std::string datatype = text_param(first, "datatype");
+      std::vector<ShowCell> row = {bytes, call_count(first, bytes, datatype), datatype.empty() ? ShowCell{} : datatype};
       for (bool in_place : c.placements) {
         const auto found = by_placement.find(in_place);
         const std::vector<ShowCell> figures = found == by_placement.end()

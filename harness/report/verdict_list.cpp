@@ -26,7 +26,8 @@ ListedVerdict listed_stage(const std::string& scope, const StageResult& stage) {
   for (const std::string& r : stage.reasons) reasons += r + "\n";
   const bool failed = stage.verdict == Grade::Fail;
   const std::string message = stage.reasons.empty() ? (failed ? "failed" : "") : stage.reasons.front();
-  return {"acceptance." + scope, stage.stage, to_string(stage.verdict), failed ? Tally::Failed : Tally::Passed, message, reasons};
+  const Tally tally = failed ? Tally::Failed : stage.skipped ? Tally::Skipped : Tally::Passed;
+  return {"acceptance." + scope, stage.stage, stage.skipped ? "skipped" : to_string(stage.verdict), tally, message, reasons, {}};
 }
 
 }  // namespace
@@ -40,7 +41,7 @@ VerdictList verdict_list(const CheckReport& report) {
   for (const MetricVerdict& v : report.verdicts) {
     const std::string family = MetricId(v.id).family();
     const std::string message = std::string(to_string(v.kind)) + ": " + v.reason;
-    list.verdicts.push_back({"gpubench." + family, v.id, to_string(v.kind), tally_of(v.kind), message, message});
+    list.verdicts.push_back({"gpubench." + family, v.id, to_string(v.kind), tally_of(v.kind), message, message, {}});
   }
   return list;
 }
@@ -49,7 +50,11 @@ VerdictList verdict_list(const AcceptanceReport& report) {
   VerdictList list{"gpubench acceptance", "acceptance", {}};
   for (const StageResult& s : report.node_stages) list.verdicts.push_back(listed_stage("node", s));
   for (const GpuAcceptance& gpu : report.gpus) {
-    for (const StageResult& s : gpu.stages) list.verdicts.push_back(listed_stage("gpu" + std::to_string(gpu.index), s));
+    for (const StageResult& s : gpu.stages) {
+      ListedVerdict listed = listed_stage("gpu" + std::to_string(gpu.gpu.index), s);
+      listed.properties = {{"pci_bus_id", gpu.gpu.pci_bus_id}, {"uuid", gpu.gpu.uuid}, {"serial", gpu.gpu.serial}};
+      list.verdicts.push_back(listed);
+    }
   }
   return list;
 }

@@ -4,6 +4,7 @@
 // `acceptance` are each turned into one here, and the shared format (JUnit XML, junit_report.hpp) is written
 // from it alone, so that no command writes its own.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/acceptance/acceptance_verdict.hpp"
@@ -21,6 +22,7 @@ struct ListedVerdict {
   Tally tally = Tally::Passed;
   std::string message;  // one line: the verdict and why
   std::string detail;   // all there is to say, over several lines when needed; "" when nothing
+  std::vector<std::pair<std::string, std::string>> properties;  // what identifies the thing judged: "uuid" -> "GPU-..."
 };
 
 struct VerdictList {
@@ -33,7 +35,8 @@ struct VerdictList {
 // One per metric, worst first: regressions and failures fail; noisy, missing and informational are skipped
 // (they neither pass nor fail the run); the rest pass. The message is "kind: reason".
 VerdictList verdict_list(const CheckReport& report);
-// One per stage of the node, then of each GPU: a failed stage fails, the others pass with their reasons.
+// One per stage of the node, then of each GPU: a failed stage fails, a stage that could not run is skipped, the
+// others pass with their reasons. A GPU's stages carry its PCI bus id, UUID and serial as properties.
 VerdictList verdict_list(const AcceptanceReport& report);
 
 }  // namespace gpubench

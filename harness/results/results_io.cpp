@@ -149,14 +149,31 @@ std::string document_schema(const nlohmann::json& document, const std::string& s
   return schema.get<std::string>();
 }
 
-std::vector<std::string> json_files_in(const std::string& directory, std::vector<std::string>* left_out) {
+namespace {
+
+// A run's own log folders (RESULTS.json.logs, RESULTS.json.confirm.logs) hold the raw output of gpubench-micro,
+// JSON that is not a results document: a folder of runs is searched without them.
+bool is_log_folder(const std::string& name) { return name.size() > 5 && name.compare(name.size() - 5, 5, ".logs") == 0; }
+
+// One folder's *.json regular files into `files`. With `subfolders` given, its folders go there instead (not its
+// log folders, nor symbolic links to folders, which could make a cycle). Entries left out are named in
+// `left_out`, with the reason, when given. Throws InputError when the folder cannot be read.
+void read_folder(const std::string& directory, std::vector<std::string>& files, std::vector<std::string>* subfolders,
+                 std::vector<std::string>* left_out) {
   DIR* dir = opendir(directory.c_str());
   if (dir == nullptr) throw InputError(directory, "", std::string("cannot read the directory: ") + std::strerror(errno));
-  std::vector<std::string> files;
   while (const dirent* entry = readdir(dir)) {
     const std::string name = entry->d_name;
-    if (name.size() <= 5 || name.compare(name.size() - 5, 5, ".json") != 0) continue;
+    if (name == "." || name == "..") continue;
     const std::string path = directory + "/" + name;
+    if (subfolders != nullptr) {
+      struct stat link {};
+      if (lstat(path.c_str(), &link) == 0 && S_ISDIR(link.st_mode)) {
+        if (!is_log_folder(name)) subfolders->push_back(path);
+        continue;
+      }
+    }
+    if (name.size() <= 5 || name.compare(name.size() - 5, 5, ".json") != 0) continue;
     struct stat info {};
     if (stat(path.c_str(), &info) != 0) {
       if (left_out != nullptr) left_out->push_back(path + ": " + std::strerror(errno));
@@ -169,6 +186,32 @@ std::vector<std::string> json_files_in(const std::string& directory, std::vector
     files.push_back(path);
   }
   closedir(dir);
+}
+
+}  // namespace
+
+std::vector<std::string> json_files_in(const std::string& directory, std::vector<std::string>* left_out) {
+  std::vector<std::string> files;
+  read_folder(directory, files, nullptr, left_out);
+  std::sort(files.begin(), files.end());
+  if (left_out != nullptr) std::sort(left_out->begin(), left_out->end());
+  return files;
+}
+
+std::vector<std::string> json_files_under(const std::string& directory, std::vector<std::string>* left_out) {
+  std::vector<std::string> files;
+  std::vector<std::string> folders;
+  read_folder(directory, files, &folders, left_out);
+  while (!folders.empty()) {
+    const std::string folder = folders.back();
+    folders.pop_back();
+    // A subfolder that cannot be read is named and passed over, as an unreadable file is.
+    try {
+      read_folder(folder, files, &folders, left_out);
+    } catch (const InputError& error) {
+      if (left_out != nullptr) left_out->push_back(error.what());
+    }
+  }
   std::sort(files.begin(), files.end());
   if (left_out != nullptr) std::sort(left_out->begin(), left_out->end());
   return files;

@@ -34,6 +34,10 @@ std::string document_schema(const nlohmann::json& document, const std::string& s
 // devices, directories, dangling links) are left out, each with the reason in `left_out` when given.
 // Throws InputError when the directory cannot be read.
 std::vector<std::string> json_files_in(const std::string& directory, std::vector<std::string>* left_out = nullptr);
+// The same through every subfolder, at any depth, as `--results-dir` lays runs out (DIR/HOST/RUN.json); a run's
+// log folders (*.logs) and symbolic links to folders are not searched. A subfolder that cannot be read is named in
+// `left_out`; only the top one throws.
+std::vector<std::string> json_files_under(const std::string& directory, std::vector<std::string>* left_out = nullptr);
 
 // Writes what `write` produces to `path` through a temporary file in the same folder: written, fsync'ed,
 // renamed over `path`, and the folder fsync'ed. When `path` is a symbolic link the file it points to is

@@ -31,6 +31,10 @@ struct ChildCommand {
 ChildOutcome run_child(const ChildCommand& command, const std::atomic<bool>* stop,
                        const std::function<void(double)>& tick);
 
+// The path of the executable `name` in one of $PATH's folders, or "" when there is none: run_child starts
+// argv[0] as given, without a search.
+std::string find_program(const std::string& name);
+
 // Runs a command to completion and returns its standard output (for short listing commands).
 std::string capture_output(const std::vector<std::string>& argv, const std::map<std::string, std::string>& environment,
                            int* exit_code);

@@ -11,6 +11,7 @@
 #include "harness/results/gbench_import.hpp"
 #include "harness/results/id_pattern.hpp"
 #include "harness/runner/child_process.hpp"
+#include "harness/runner/program_directory.hpp"
 
 namespace gpubench {
 
@@ -59,11 +60,7 @@ std::string exact_filter(const std::vector<std::string>& names) {
 
 std::string default_micro_path() {
   if (const char* path = std::getenv("GPUBENCH_MICRO"); path != nullptr && *path != '\0') return path;
-  char self[4096] = {};
-  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  std::string dir = n > 0 ? std::string(self, static_cast<std::size_t>(n)) : std::string("./gpubench");
-  dir = dir.substr(0, dir.find_last_of('/') + 1);
-  return dir + "gpubench-micro";
+  return program_directory() + "/gpubench-micro";
 }
 
 }  // namespace gpubench

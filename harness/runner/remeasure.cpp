@@ -7,15 +7,32 @@
 #include "benchmarks/gemm/gemm_shape_list.hpp"
 
 namespace gpubench {
+namespace {
+
+// Whether `gpubench run --allow-nvls` made the document (run_benchmarks records what the nccl family ran with).
+bool measured_with_nvls(const ResultsDocument& results) {
+  const auto variables = results.environment.find("variables");
+  if (variables == results.environment.end()) return false;
+  const auto nvls = variables->find("NCCL_NVLS_ENABLE");
+  return nvls != variables->end() && *nvls == "1";
+}
+
+}  // namespace
 
 void remeasure(ResultsDocument& results, const std::vector<std::string>& metric_ids, const RemeasureOptions& options,
                const NvmlLibrary* nvml, const std::atomic<bool>& stop, std::vector<std::string>& notes) {
   std::map<std::string, Confirmation> confirmations;
   std::string filter;
   std::vector<std::string> suspects;  // their benchmarks
+  const bool ran_with_nvls = measured_with_nvls(results);
   for (const std::string& id : metric_ids) {
     for (const Metric& m : results.metrics) {
       if (m.id != id) continue;
+      if (ran_with_nvls && m.family == "nccl") {
+        notes.push_back(id + " was measured with NVLink multicast (gpubench run --allow-nvls), which a confirmation "
+                             "never turns on: not measured again");
+        continue;
+      }
       confirmations[id].metric = id;
       suspects.push_back(m.benchmark);
       // Benchmark names are searched as a regex: escape them, and anchor, so only this one runs.

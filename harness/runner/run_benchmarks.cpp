@@ -52,6 +52,10 @@ void record_unfinished_benchmarks(ResultsDocument& document, const std::vector<s
 
 }  // namespace
 
+std::string nvls_enable_for(const std::string& family, bool allow_nvls) {
+  return allow_nvls && family == "nccl" ? "1" : "0";
+}
+
 void run_benchmarks(const RunOptions& options, const std::vector<TelemetrySampler::Target>& telemetry_targets,
                     const NvmlLibrary* nvml, const RunObserver& observer, const std::atomic<bool>& stop,
                     ResultsDocument& document) {
@@ -62,8 +66,8 @@ void run_benchmarks(const RunOptions& options, const std::vector<TelemetrySample
       {"GPUBENCH_DEVICES", format_device_list(options.devices)},
   };
   if (!options.gemm_shapes.empty()) child_env["GPUBENCH_GEMM_SHAPES"] = format_gemm_shape_list(options.gemm_shapes);
-  // NVLink multicast (NVLS) can take a shared host's GPUs out of service; keep it off unless the operator chose.
-  if (std::getenv("NCCL_NVLS_ENABLE") == nullptr) child_env["NCCL_NVLS_ENABLE"] = "0";
+  child_env["NCCL_NVLS_ENABLE"] = nvls_enable_for("", false);
+  document.environment["variables"]["NCCL_NVLS_ENABLE"] = nvls_enable_for("nccl", options.allow_nvls);
 
   struct Planned {
     FamilySpec spec;
@@ -115,6 +119,7 @@ void run_benchmarks(const RunOptions& options, const std::vector<TelemetrySample
                     "--benchmark_format=console"};
     command.environment = child_env;
     for (const auto& [name, value] : variant.environment) command.environment[name] = value;
+    command.environment["NCCL_NVLS_ENABLE"] = nvls_enable_for(family.name, options.allow_nvls);
     command.stdout_path = base + ".stdout.log";
     command.stderr_path = base + ".stderr.log";
     command.timeout = options.timeout.count() > 0 ? options.timeout : family.timeout;

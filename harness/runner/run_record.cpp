@@ -3,9 +3,11 @@
 #include <unistd.h>
 
 #include <ctime>
+#include <filesystem>
 
 #include "gpubench/version.hpp"
 #include "harness/environment/fingerprint.hpp"
+#include "harness/results/output_error.hpp"
 
 namespace gpubench {
 std::string host_name() {
@@ -44,6 +46,14 @@ void finish_results_document(ResultsDocument& document) { document.run.finished_
 std::string default_output_stem(const ResultsDocument& document) {
   std::string stamp = document.run.id.substr(0, document.run.id.find('-'));
   return "gpubench-" + document.run.host + "-" + stamp;
+}
+
+std::string results_path_in(const std::string& directory, const ResultsDocument& document, const std::string& suffix) {
+  const std::filesystem::path folder = std::filesystem::path(directory) / document.run.host;
+  std::error_code error;
+  std::filesystem::create_directories(folder, error);
+  if (error) throw OutputError(folder.string(), "cannot make the folder: " + error.message());
+  return (folder / (document.run.id + suffix + ".json")).string();
 }
 
 }  // namespace gpubench

@@ -49,6 +49,7 @@ void add_stress_to_document(const std::vector<GpuStressRecord>& gpus, const std:
                        {"memtest_passes", gpu.memtest_passes},
                        {"memtest_errors", gpu.memtest_errors},
                        {"first_memtest_error", gpu.first_memtest_error},
+                       {"memtest_error_samples", gpu.memtest_error_samples},
                        {"xid_events", gpu.xid_events},
                        {"worker_error", gpu.worker_error},
                        {"windows", windows},
@@ -81,7 +82,8 @@ void add_stress_to_document(const std::vector<GpuStressRecord>& gpus, const std:
                      {"limits", {{"max_temperature_c", limits.max_temperature_c}, {"drift", limits.drift}, {"sibling", limits.sibling},
                                  {"warmup_s", limits.warmup_s}}},
                      {"load", "BF16 GEMM 8192^3 (cuBLAS, FP32 accumulate), each result compared with the first; memory "
-                              "test patterns walking ones, walking zeros, random, address-in-address between windows"},
+                              "test patterns walking ones, walking zeros, random, address-in-address and moving inversions between "
+                              "windows"},
                      {"node_verdict", to_string(node_verdict(verdicts))},
                      {"gpus", per_gpu}};
 }

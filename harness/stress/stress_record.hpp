@@ -37,7 +37,8 @@ struct GpuStressRecord {
   std::string first_gemm_mismatch;
   unsigned long long memtest_passes = 0;
   unsigned long long memtest_errors = 0;   // words that read back wrong
-  std::string first_memtest_error;         // pattern, word index, address, expected, actual
+  std::string first_memtest_error;         // pattern, word index, address, expected, actual, flipped bits
+  std::vector<std::string> memtest_error_samples;  // the first kMemtestLoggedErrors wrong words, described so
   std::vector<std::string> xid_events;     // critical Xid errors NVML reported during the run
   std::string worker_error;                // the load itself failed (a CUDA error): the GPU fails
 };

@@ -4,6 +4,7 @@
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <mutex>
@@ -40,6 +41,46 @@ std::string hex(unsigned long long value) {
   char text[32];
   std::snprintf(text, sizeof text, "0x%016llx", value);
   return text;
+}
+
+// One pass of a memory pattern over `count` words, checked; `inject` flips bit 17 of the middle word after it is
+// written (the test-only fault, once per pattern), for the pass's sweeps to find.
+kernels::MemtestErrors memtest_pass(std::uint64_t* words, std::size_t count, kernels::MemtestPattern pattern,
+                                    std::uint64_t seed, bool inject, kernels::MemtestErrors* errors, cudaStream_t stream) {
+  const kernels::MemtestErrors none{};
+  cuda_check(cudaMemcpyAsync(errors, &none, sizeof none, cudaMemcpyHostToDevice, stream), "memtest init");
+  cuda_check(kernels::memtest_write(words, count, pattern, seed, stream), "memtest write");
+  if (inject) {
+    std::uint64_t word = 0;
+    cuda_check(cudaMemcpyAsync(&word, words + count / 2, 8, cudaMemcpyDeviceToHost, stream), "inject");
+    cuda_check(cudaStreamSynchronize(stream), "inject");
+    word ^= 1ull << 17;
+    cuda_check(cudaMemcpyAsync(words + count / 2, &word, 8, cudaMemcpyHostToDevice, stream), "inject");
+  }
+  if (pattern == kernels::MemtestPattern::MovingInversions) {
+    cuda_check(kernels::memtest_invert(words, count, pattern, seed, false, false, errors, stream), "memtest invert up");
+    cuda_check(kernels::memtest_invert(words, count, pattern, seed, true, true, errors, stream), "memtest invert down");
+  }
+  cuda_check(kernels::memtest_check(words, count, pattern, seed, errors, stream), "memtest check");
+  kernels::MemtestErrors found{};
+  cuda_check(cudaMemcpyAsync(&found, errors, sizeof found, cudaMemcpyDeviceToHost, stream), "memtest result");
+  cuda_check(cudaStreamSynchronize(stream), "memtest");
+  return found;
+}
+
+// Each logged error as "pattern: word I at ADDRESS read X, expected Y (bits Z)", lowest word first.
+std::vector<std::string> described_errors(const kernels::MemtestErrors& found, const std::uint64_t* words,
+                                          kernels::MemtestPattern pattern) {
+  std::vector<kernels::MemtestError> logged(found.errors, found.errors + std::min(found.logged, kernels::kMemtestLoggedErrors));
+  std::sort(logged.begin(), logged.end(), [](const auto& a, const auto& b) { return a.index < b.index; });
+  std::vector<std::string> described;
+  for (const kernels::MemtestError& error : logged) {
+    described.push_back(std::string(kernels::memtest_pattern_name(pattern)) + ": word " + std::to_string(error.index) +
+                        " at " + hex(reinterpret_cast<std::uint64_t>(words + error.index)) + " read " +
+                        hex(error.actual) + ", expected " + hex(error.expected) + " (bits " +
+                        hex(error.actual ^ error.expected) + ")");
+  }
+  return described;
 }
 
 // Device memory freed on scope exit, on whichever device was current at allocation.
@@ -174,35 +215,17 @@ void burn(int device, const StressOptions& options, Clock::time_point deadline, 
       }
     }
     // One memory-test pass between windows, cycling through the patterns.
-    const auto pattern = static_cast<kernels::MemtestPattern>(pass % 4);
-    const std::uint64_t seed = 0x5EED0000ull + pass;
-    cuda_check(kernels::memtest_write(memtest.p, memtest_words, pattern, seed, stream), "memtest write");
-    if (options.inject_fault == "memory" && pass == 1) {
-      std::uint64_t word = 0;
-      cuda_check(cudaMemcpyAsync(&word, memtest.p + memtest_words / 2, 8, cudaMemcpyDeviceToHost, stream), "inject");
-      cuda_check(cudaStreamSynchronize(stream), "inject");
-      word ^= 1ull << 17;
-      cuda_check(cudaMemcpyAsync(memtest.p + memtest_words / 2, &word, 8, cudaMemcpyHostToDevice, stream), "inject");
-    }
-    kernels::MemtestErrors initial{0, ~0ull};
-    cuda_check(cudaMemcpyAsync(memtest_errors.p, &initial, sizeof initial, cudaMemcpyHostToDevice, stream), "memtest init");
-    cuda_check(kernels::memtest_check(memtest.p, memtest_words, pattern, seed, memtest_errors.p, stream), "memtest check");
-    kernels::MemtestErrors found{};
-    cuda_check(cudaMemcpyAsync(&found, memtest_errors.p, sizeof found, cudaMemcpyDeviceToHost, stream), "memtest result");
-    cuda_check(cudaStreamSynchronize(stream), "memtest");
-    std::string first;
-    if (found.count > 0) {
-      std::uint64_t actual = 0;
-      cuda_check(cudaMemcpy(&actual, memtest.p + found.first_index, 8, cudaMemcpyDeviceToHost), "memtest word");
-      const std::uint64_t expected = kernels::memtest_expected_word(memtest.p, found.first_index, pattern, seed);
-      first = std::string(kernels::memtest_pattern_name(pattern)) + ": word " + std::to_string(found.first_index) + " at " +
-              hex(reinterpret_cast<std::uint64_t>(memtest.p + found.first_index)) + " read " + hex(actual) + ", expected " +
-              hex(expected) + " (bits " + hex(actual ^ expected) + ")";
-    }
+    const auto pattern = static_cast<kernels::MemtestPattern>(pass % kernels::kMemtestPatterns);
+    const bool inject = options.inject_fault == "memory" && pass < kernels::kMemtestPatterns;
+    const kernels::MemtestErrors found =
+        memtest_pass(memtest.p, memtest_words, pattern, 0x5EED0000ull + pass, inject, memtest_errors.p, stream);
     std::lock_guard<std::mutex> lock(mutex);
     ++record.memtest_passes;
-    if (found.count > 0 && record.memtest_errors == 0) record.first_memtest_error = first;
     record.memtest_errors += found.count;
+    for (const std::string& error : described_errors(found, memtest.p, pattern)) {
+      if (record.memtest_error_samples.size() < kernels::kMemtestLoggedErrors) record.memtest_error_samples.push_back(error);
+    }
+    if (!record.memtest_error_samples.empty()) record.first_memtest_error = record.memtest_error_samples.front();
     ++pass;
   }
 }

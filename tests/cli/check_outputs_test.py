@@ -41,8 +41,10 @@ class CheckOutputs(unittest.TestCase):
         cls.junit = os.path.join(cls.tmp, "check.xml")
         cls.markdown = os.path.join(cls.tmp, "check.md")
         cls.prom = os.path.join(cls.tmp, "check.prom")
+        cls.json_file = os.path.join(cls.tmp, "check.json")
         cls.result = run("check", os.path.join(CHECK, "mixed.json"), "--baseline", os.path.join(CHECK, "baseline.json"),
-                         "--json", "--junit", cls.junit, "--markdown", cls.markdown, "--prometheus", cls.prom)
+                         "--json", "--json-file", cls.json_file, "--junit", cls.junit, "--markdown", cls.markdown,
+                         "--prometheus", cls.prom)
 
     @classmethod
     def tearDownClass(cls):
@@ -63,6 +65,10 @@ class CheckOutputs(unittest.TestCase):
         self.assertAlmostEqual(memcpy["change"], -0.09, delta=0.001)
         self.assertIn("expected", memcpy)
         self.assertRegex(memcpy["reason"], r"^not gating: run-to-run spread .* over 10 runs: .*; measured -9\.0 % against ")
+
+    def test_json_file_holds_what_json_prints(self):
+        with open(self.json_file) as f:
+            self.assertEqual(json.load(f), json.loads(self.result.stdout))
 
     def test_junit_is_well_formed_with_one_case_per_metric(self):
         root = ET.parse(self.junit).getroot()
@@ -305,6 +311,11 @@ class OtherCommands(unittest.TestCase):
         self.assertIn("memory/write/1GiB/gpu0/bandwidth", {o["metric"] for o in report["outliers"]})
         self.assertEqual(report["hosts"], 1)
         self.assertIn("every run comes from one host", run("check", "--fleet", *files).stdout)
+        with tempfile.TemporaryDirectory() as tmp:
+            written = os.path.join(tmp, "fleet.json")
+            self.assertEqual(run("check", "--fleet", *files, "--json-file", written).returncode, result.returncode)
+            with open(written) as f:
+                self.assertEqual(json.load(f), report)
         for option in ("--junit", "--markdown", "--prometheus", "--against", "--baseline"):
             refused = run("check", "--fleet", *files, option, os.path.join(CHECK, "healthy_1.json"))
             self.assertEqual(refused.returncode, 2, option + ": " + refused.stderr)
@@ -398,6 +409,24 @@ class Hardening(RefusesInput, unittest.TestCase):
             self.assertIn("skipping " + os.path.join(self.tmp, "odd.json") + ": field 'schema'", result.stderr)
             self.assertEqual(json.loads(result.stdout)["runs"], 3)
         self.assert_rejected(run("history", CHECK, "--significance", "nan"), "--significance", "finite")
+
+    def test_history_reads_a_tree_of_runs_as_results_dir_keeps_them(self):
+        # DIR/HOST/RUN.json, each run with its log folder of Google Benchmark JSON, which is not a results document.
+        for i, host in ((1, "node1"), (2, "node1"), (3, "node2"), (4, "rack2/node3")):
+            os.makedirs(os.path.join(self.tmp, host, f"run{i}.json.logs"))
+            self.copy(f"{host}/run{i}.json", os.path.join(CHECK, f"healthy_{i}.json"))
+            shutil.copyfile(os.path.join(DATA, "gbench_memory_h200.json"),
+                            os.path.join(self.tmp, host, f"run{i}.json.logs", "memory.json"))
+        result = run("history", self.tmp, "--json")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(json.loads(result.stdout)["runs"], 4)
+        self.assertNotIn("skipping", result.stderr, "log folders are not searched")
+
+    def test_history_of_a_tree_without_runs_exits_two(self):
+        os.makedirs(os.path.join(self.tmp, "node1", "empty"))
+        self.copy("node1/baseline.json", self.baseline)
+        self.assert_rejected(run("history", self.tmp), self.tmp, "no readable results document in the directory or its subfolders")
+        self.assertIn("node1/baseline.json: not a results document", run("history", self.tmp).stderr)
 
     def test_history_folder_with_nothing_readable_exits_two(self):
         with open(os.path.join(self.tmp, "broken.json"), "w") as f:

@@ -136,6 +136,67 @@ TEST(Cli, DoctorWithoutAGpuExitsThreeAndStillJudgesTheHost) {
   EXPECT_EQ(run({GPUBENCH_BINARY, "doctor", "--no-such-option"}, env).exit_code, 2);
 }
 
+// --expect: a bad profile is bad usage (exit 2, naming the file and the field) before anything is read; a good one
+// is held against the node, which without a GPU has none of the GPUs it expects.
+TEST(Cli, DoctorExpectRefusesABadProfileAndHoldsTheNodeAgainstAGoodOne) {
+  const std::string file = "/tmp/gpubench-cli-profile-" + std::to_string(getpid()) + ".json";
+  for (const char* command : {"doctor", "acceptance"}) {
+    std::ofstream(file) << R"({"gpu_count": 8, "nvlink_speed": 26.562})";
+    const Outcome typo = run({GPUBENCH_BINARY, command, "--expect", file}, kNoGpu);
+    EXPECT_EQ(typo.exit_code, 2) << command << ": " << typo.err;
+    EXPECT_NE(typo.err.find(file), std::string::npos) << "names the file: " << typo.err;
+    EXPECT_NE(typo.err.find("field 'nvlink_speed'"), std::string::npos) << "and the field: " << typo.err;
+    EXPECT_TRUE(typo.out.empty()) << "nothing ran: " << typo.out;
+    std::ofstream(file) << R"({"gpu_count": "eight"})";
+    const Outcome wrong_type = run({GPUBENCH_BINARY, command, "--expect", file}, kNoGpu);
+    EXPECT_EQ(wrong_type.exit_code, 2) << command << ": " << wrong_type.err;
+    EXPECT_NE(wrong_type.err.find("field 'gpu_count'"), std::string::npos) << wrong_type.err;
+    const Outcome missing = run({GPUBENCH_BINARY, command, "--expect", "/no/such/profile.json"}, kNoGpu);
+    EXPECT_EQ(missing.exit_code, 2) << command << ": " << missing.err;
+    EXPECT_NE(missing.err.find("/no/such/profile.json"), std::string::npos) << missing.err;
+  }
+  std::ofstream(file) << "{\"gpu_count\": 8,";
+  EXPECT_EQ(run({GPUBENCH_BINARY, "doctor", "--expect", file}, kNoGpu).exit_code, 2) << "not JSON";
+  std::ofstream(file) << R"({"schema": "gpubench.node_profile/1", "gpu_count": 8, "pcie_generation": 5})";
+  const Outcome good = run({GPUBENCH_BINARY, "doctor", "--json", "--expect", file}, kNoGpu);
+  EXPECT_EQ(good.exit_code, 3) << good.err;
+  const auto findings = nlohmann::json::parse(good.out);
+  bool count_checked = false;
+  for (const auto& f : findings) {
+    if (f["check"] != "inventory.gpu_count") continue;
+    count_checked = true;
+    EXPECT_EQ(f["severity"], "critical");
+    EXPECT_NE(f["finding"].get<std::string>().find("expected 8 GPUs (" + file + "), found 0"), std::string::npos) << f.dump();
+  }
+  EXPECT_TRUE(count_checked) << good.out;
+  std::remove(file.c_str());
+}
+
+TEST(Cli, DoctorReadsTheXidHistoryAndRefusesABadWindow) {
+  const Outcome json = run({GPUBENCH_BINARY, "doctor", "--json", "--xid-window", "6h"}, kNoGpu);
+  EXPECT_EQ(json.exit_code, 3) << json.err;
+  bool xids = false;
+  for (const auto& f : nlohmann::json::parse(json.out)) {
+    if (f["check"] == "xid.errors") xids = true;
+    EXPECT_TRUE(f.contains("gpu_identities")) << f.dump();
+  }
+  EXPECT_TRUE(xids) << "read, or said to be unreadable: " << json.out;
+  for (const char* window : {"soon", "0", "-1h"}) {
+    const Outcome bad = run({GPUBENCH_BINARY, "doctor", "--xid-window", window}, kNoGpu);
+    EXPECT_EQ(bad.exit_code, 2) << window << ": " << bad.err;
+    EXPECT_NE(bad.err.find("--xid-window"), std::string::npos) << bad.err;
+  }
+}
+
+TEST(Cli, AcceptanceDcgmLevelIsOneToFour) {
+  for (const char* level : {"0", "5", "three"}) {
+    const Outcome o = run({GPUBENCH_BINARY, "acceptance", "--dcgm", level}, kNoGpu);
+    EXPECT_EQ(o.exit_code, 2) << level << ": " << o.err;
+    EXPECT_NE(o.err.find("--dcgm"), std::string::npos) << o.err;
+  }
+  EXPECT_EQ(run({GPUBENCH_BINARY, "acceptance", "--dcgm", "1"}, kNoGpu).exit_code, 3) << "a good level: on to the GPU";
+}
+
 TEST(Cli, MicroIsAPlainGoogleBenchmarkExecutableThatSkipsWithoutAGpu) {
   const std::string out = "/tmp/gpubench-micro-test-" + std::to_string(getpid()) + ".json";
   const Outcome outcome = run({GPUBENCH_MICRO_BINARY, "--benchmark_filter=memory/triad", "--benchmark_out=" + out,
@@ -274,7 +335,7 @@ TEST(Cli, StressRefusesANonsenseTemperatureLimit) {
 
 TEST(Cli, AcceptanceRefusesAnOutputOverAnotherBeforeLookingForTheGpu) {
   const std::string dir = "/tmp/gpubench-cli-acceptance-" + std::to_string(getpid());
-  const Outcome same = run({GPUBENCH_BINARY, "acceptance", "--json", dir + "-r", "--junit", dir + "-r", "-o", dir + "-o"}, kNoGpu);
+  const Outcome same = run({GPUBENCH_BINARY, "acceptance", "--json-file", dir + "-r", "--junit", dir + "-r", "-o", dir + "-o"}, kNoGpu);
   EXPECT_EQ(same.exit_code, 2) << same.err;
   EXPECT_NE(same.err.find("--junit"), std::string::npos) << same.err;
   const std::string baseline = std::string(GPUBENCH_TEST_DATA) + "/check/baseline.json";
@@ -282,6 +343,34 @@ TEST(Cli, AcceptanceRefusesAnOutputOverAnotherBeforeLookingForTheGpu) {
   EXPECT_EQ(over_input.exit_code, 2) << over_input.err;
   EXPECT_NE(over_input.err.find("--output"), std::string::npos) << over_input.err;
   for (const char* suffix : {"-r", "-o"}) EXPECT_FALSE(std::ifstream(dir + suffix).good()) << dir + suffix;
+}
+
+// --json prints JSON on standard output in every command; acceptance's old `--json FILE` still writes the file,
+// with a note, and is refused beside --json-file.
+TEST(Cli, AcceptanceStillTakesTheOldJsonFileFormWithANote) {
+  const std::string file = "/tmp/gpubench-cli-acceptance-json-" + std::to_string(getpid());
+  const Outcome old_form = run({GPUBENCH_BINARY, "acceptance", "--json", file}, kNoGpu);
+  EXPECT_EQ(old_form.exit_code, 3) << "on to the GPU: " << old_form.err;
+  EXPECT_NE(old_form.err.find("--json FILE is deprecated: use --json-file FILE"), std::string::npos) << old_form.err;
+  const Outcome both = run({GPUBENCH_BINARY, "acceptance", "--json", file, "--json-file", file + "-2"}, kNoGpu);
+  EXPECT_EQ(both.exit_code, 2) << both.err;
+  const Outcome flag = run({GPUBENCH_BINARY, "acceptance", "--json", "--devices", "0"}, kNoGpu);
+  EXPECT_EQ(flag.exit_code, 3) << flag.err;
+  EXPECT_EQ(flag.err.find("deprecated"), std::string::npos) << flag.err;
+}
+
+// -o names the file; --results-dir keeps it in a tree of runs. Given both, the command is refused before it
+// looks for a GPU; given a tree alone, nothing is made there before a GPU is found.
+TEST(Cli, ResultsDirAndOutputAreOneOrTheOther) {
+  const std::string tree = "/tmp/gpubench-cli-results-dir-" + std::to_string(getpid());
+  for (const char* command : {"run", "stress", "acceptance"}) {
+    const Outcome both = run({GPUBENCH_BINARY, command, "--results-dir", tree, "-o", tree + ".json"}, kNoGpu);
+    EXPECT_EQ(both.exit_code, 2) << command << ": " << both.err;
+    EXPECT_NE(both.err.find("--results-dir"), std::string::npos) << command << ": " << both.err;
+    const Outcome tree_only = run({GPUBENCH_BINARY, command, "--results-dir", tree}, kNoGpu);
+    EXPECT_EQ(tree_only.exit_code, 3) << command << ": " << tree_only.err;
+    EXPECT_NE(access(tree.c_str(), F_OK), 0) << command << " made " << tree;
+  }
 }
 
 }  // namespace

@@ -219,8 +219,12 @@ class ShowRefuses(unittest.TestCase):
         doc["metrics"][3]["value"] = "fast"
         self.assert_refused(run("show", self.write("edited.json", json.dumps(doc))), "edited.json", "metrics[3].value")
 
+    def test_json_is_format_json_as_in_every_command(self):
+        self.assertEqual(run("show", TWO, "--json").stdout, run("show", TWO, "--format", "json").stdout)
+
     def test_bad_options(self):
         self.assert_refused(run("show", TWO, "--format", "xml"), "--format")
+        self.assert_refused(run("show", TWO, "--json", "--format", "csv"), "--format")
         self.assert_refused(run("show", TWO, "--filter", "(a+)*"), "--filter")
         self.assert_refused(run("show"), "results")
 

@@ -1,5 +1,5 @@
 // Structure-aware fuzzing of the document loaders. Each case takes a real recorded document (a results file,
-// a baseline, gpubench-micro's Google Benchmark output), mutates one field (deletes it, sets it null, swaps its type, writes NaN, Infinity, 1e999, huge,
+// a baseline, gpubench-micro's Google Benchmark output, a node profile), mutates one field (deletes it, sets it null, swaps its type, writes NaN, Infinity, 1e999, huge,
 // tiny or negative numbers, deep nesting, long or odd strings, a duplicate array element) or truncates the
 // text, and feeds it to the loaders in-process. The loader must return a valid document or throw InputError:
 // any other exception, a crash or a hang is a finding. A document that loads must also survive what the CLI
@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "harness/baseline/baseline_document.hpp"
+#include "harness/doctor/node_profile.hpp"
 #include "harness/report/console_report.hpp"
 #include "harness/report/json_report.hpp"
 #include "harness/report/junit_report.hpp"
@@ -193,25 +194,30 @@ int main(int argc, char** argv) {
   const std::string results_path = std::string(GPUBENCH_TEST_DATA) + "/results_h200x1_memory_only.json";
   const std::string baseline_path = std::string(GPUBENCH_BASELINES) + "/nvidia-h200-x1.json";
   const std::string benchmark_path = std::string(GPUBENCH_TEST_DATA) + "/gbench_memory_h200.json";
+  const std::string profile_path = std::string(GPUBENCH_TEST_DATA) + "/doctor/profile_h200_x8.json";
   const json results_json = read_json_file(results_path);
   const json baseline_json = read_json_file(baseline_path);
   const json benchmark_json = read_google_benchmark_file(benchmark_path);
+  const json profile_json = read_json_file(profile_path);
   const ResultsDocument results = read_results_file(results_path);
   const Baseline baseline = read_baseline_file(baseline_path);
 
   std::size_t accepted = 0, refused = 0, findings = 0;
   for (std::size_t i = 0; i < cases; ++i) {
     std::mt19937_64 rng(seed * 1000003 + i);
-    static const char* const kTargets[] = {"results", "baseline", "benchmark output"};
-    const std::size_t target = (i / 9) % 3;  // every mutation kind on every document
-    const Mutation m = mutate(target == 0 ? results_json : target == 1 ? baseline_json : benchmark_json, i, rng);
+    static const char* const kTargets[] = {"results", "baseline", "benchmark output", "node profile"};
+    const std::size_t target = (i / 9) % 4;  // every mutation kind on every document
+    const json* const originals[] = {&results_json, &baseline_json, &benchmark_json, &profile_json};
+    const Mutation m = mutate(*originals[target], i, rng);
     try {
       if (target == 0) {
         use_results(results_from_json(parse_json_text(m.text, "fuzz.json"), "fuzz.json"), baseline, results);
       } else if (target == 1) {
         use_baseline(baseline_from_json(parse_json_text(m.text, "fuzz.json"), "fuzz.json"), results);
-      } else {
+      } else if (target == 2) {
         use_benchmark_output(m.text, baseline, results);
+      } else {
+        parse_node_profile(parse_json_text(m.text, "fuzz.json"), "fuzz.json");
       }
       ++accepted;
     } catch (const InputError&) {

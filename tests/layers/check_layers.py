@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Arrows run one way: cli -> harness -> benchmarks -> kernels (DESIGN.md).
+"""Arrows run one way: cli -> harness -> benchmarks -> kernels (docs/architecture.md).
 
 Reads every #include of kernels/, benchmarks/ and harness/ and fails, naming file and line, on one that points
 up: kernels/ may include only kernels/; benchmarks/ may include benchmarks/ and kernels/; harness/ may include
@@ -27,7 +27,9 @@ HARNESS_RANKS = {
     "report": 6,  # writes every command's verdicts, acceptance's among them, in each format
     "cli": 7, "mpi": 7,  # the programs: gpubench and gpubench-mpi
 }
-HARNESS_ALSO = {"mpi": {"cli"}}  # gpubench-mpi exits with the CLI's exit codes
+# gpubench-mpi exits with the CLI's exit codes; doctor reads the kernel log through journalctl or dmesg, started
+# as the runner starts its children (runner includes nothing of doctor's).
+HARNESS_ALSO = {"mpi": {"cli"}, "doctor": {"runner"}}
 
 SOURCE_SUFFIXES = (".h", ".hpp", ".cuh", ".c", ".cc", ".cpp", ".cu", ".in")
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^">]+)[">]')

@@ -5,6 +5,7 @@
 
 #include <sstream>
 
+#include "harness/report/console_report.hpp"
 #include "harness/report/json_report.hpp"
 #include "harness/report/junit_report.hpp"
 
@@ -18,6 +19,14 @@ CheckReport check_with(std::vector<MetricVerdict> verdicts) {
   return report;
 }
 
+std::vector<GpuIdentity> gpus(const std::vector<int>& indexes) {
+  std::vector<GpuIdentity> identities;
+  for (int i : indexes) {
+    identities.push_back({i, "0000:1" + std::to_string(i) + ":00.0", "GPU-uuid-" + std::to_string(i), "serial-" + std::to_string(i)});
+  }
+  return identities;
+}
+
 MetricVerdict verdict(const std::string& id, VerdictKind kind) {
   MetricVerdict v;
   v.id = id;
@@ -27,9 +36,9 @@ MetricVerdict verdict(const std::string& id, VerdictKind kind) {
 }
 
 TEST(Acceptance, AllClearPasses) {
-  const AcceptanceReport r = judge_acceptance({0, 1}, {{Severity::Ok, "ecc.disabled", {0, 1}, "ok", ""}},
-                                              check_with({verdict("memory/triad/1GiB/gpu0/bandwidth", VerdictKind::Pass)}), "",
-                                              {{0, Grade::Pass, 780, 65, 690, {}}, {1, Grade::Pass, 781, 66, 690, {}}});
+  const AcceptanceReport r = judge_acceptance({gpus({0, 1}), {{Severity::Ok, "ecc.disabled", {0, 1}, "ok", ""}},
+                                               check_with({verdict("memory/triad/1GiB/gpu0/bandwidth", VerdictKind::Pass)}), "",
+                                               {{0, Grade::Pass, 780, 65, 690, {}}, {1, Grade::Pass, 781, 66, 690, {}}}});
   EXPECT_EQ(r.node_verdict, Grade::Pass);
   ASSERT_EQ(r.gpus.size(), 2u);
   EXPECT_EQ(r.gpus[0].verdict, Grade::Pass);
@@ -42,7 +51,7 @@ TEST(Acceptance, EachStageFailsTheRightGpuOrTheNode) {
                                         verdict("nccl/allreduce/ring/simple/1GiB/out_of_place/busbw", VerdictKind::Noisy)});
   const std::vector<GpuStressVerdict> stress = {{0, Grade::Pass, 780, 65, 690, {}},
                                                 {1, Grade::Fail, 700, 91, 700, {{"temperature.slowdown", "fail", "91 C"}}}};
-  const AcceptanceReport r = judge_acceptance({0, 1}, doctor, check, "", stress);
+  const AcceptanceReport r = judge_acceptance({gpus({0, 1}), doctor, check, "", stress});
   EXPECT_EQ(r.node_verdict, Grade::Fail);
   EXPECT_EQ(r.gpus[0].verdict, Grade::Fail);  // the triad regression
   EXPECT_EQ(r.gpus[0].stages[1].stage, "performance");
@@ -54,15 +63,15 @@ TEST(Acceptance, EachStageFailsTheRightGpuOrTheNode) {
 }
 
 TEST(Acceptance, AFigureThatDoesNotGateNeverFailsOrWarns) {
-  const AcceptanceReport r = judge_acceptance({0}, {}, check_with({verdict("launch/plain_sync_end/gpu0/latency", VerdictKind::Informational),
-                                                                    verdict("memory/triad/1GiB/gpu0/bandwidth", VerdictKind::Pass)}),
-                                              "", {{0, Grade::Pass, 780, 65, 690, {}}});
+  const AcceptanceReport r = judge_acceptance({gpus({0}), {}, check_with({verdict("launch/plain_sync_end/gpu0/latency", VerdictKind::Informational),
+                                                                           verdict("memory/triad/1GiB/gpu0/bandwidth", VerdictKind::Pass)}),
+                                               "", {{0, Grade::Pass, 780, 65, 690, {}}}});
   EXPECT_EQ(r.node_verdict, Grade::Pass);
   EXPECT_EQ(r.gpus[0].stages[1].verdict, Grade::Pass);
 }
 
 TEST(Acceptance, NoBaselineIsAWarningThatSaysWhy) {
-  const AcceptanceReport r = judge_acceptance({0}, {}, std::nullopt, "no baseline for 1 x NVIDIA B200 (single)", {});
+  const AcceptanceReport r = judge_acceptance({gpus({0}), {}, std::nullopt, "no baseline for 1 x NVIDIA B200 (single)", {}});
   EXPECT_EQ(r.node_verdict, Grade::Warn);
   EXPECT_NE(r.node_stages[1].reasons[0].find("NVIDIA B200"), std::string::npos);
   ASSERT_EQ(r.gpus.size(), 1u);
@@ -71,7 +80,7 @@ TEST(Acceptance, NoBaselineIsAWarningThatSaysWhy) {
 }
 
 TEST(Acceptance, JunitHasOneCasePerStageAndScope) {
-  const AcceptanceReport r = judge_acceptance({0, 1}, {}, std::nullopt, "none", {});
+  const AcceptanceReport r = judge_acceptance({gpus({0, 1}), {}, std::nullopt, "none", {}});
   std::ostringstream out;
   write_junit(verdict_list(r), out);
   const std::string xml = out.str();
@@ -79,6 +88,28 @@ TEST(Acceptance, JunitHasOneCasePerStageAndScope) {
   for (std::size_t at = xml.find("<testcase"); at != std::string::npos; at = xml.find("<testcase", at + 1)) ++cases;
   EXPECT_EQ(cases, 2u + 2u * 3u);
   EXPECT_EQ(acceptance_json(r)["schema"], "gpubench.acceptance/1");
+}
+
+TEST(Acceptance, EachGpusVerdictNamesTheGpuInJsonConsoleAndJunit) {
+  const std::vector<Finding> doctor = {{Severity::Critical, "ecc.uncorrectable_errors", {1}, "2 errors", "replace"}};
+  const AcceptanceReport r = judge_acceptance({gpus({0, 1}), doctor, std::nullopt, "none", {}});
+  const nlohmann::json json = acceptance_json(r);
+  EXPECT_EQ(json["gpus"][1]["index"], 1);
+  EXPECT_EQ(json["gpus"][1]["pci_bus_id"], "0000:11:00.0");
+  EXPECT_EQ(json["gpus"][1]["uuid"], "GPU-uuid-1");
+  EXPECT_EQ(json["gpus"][1]["serial"], "serial-1");
+  EXPECT_EQ(json["gpus"][1]["verdict"], "fail");
+  std::ostringstream console;
+  print_acceptance(r, console);
+  EXPECT_NE(console.str().find("GPU 1 verdict: fail (PCI 0000:11:00.0, UUID GPU-uuid-1, serial serial-1)"), std::string::npos) << console.str();
+  std::ostringstream junit;
+  write_junit(verdict_list(r), junit);
+  EXPECT_NE(junit.str().find("<testcase classname=\"acceptance.gpu1\" name=\"doctor\" time=\"0\">\n      <properties>\n"
+                             "        <property name=\"pci_bus_id\" value=\"0000:11:00.0\"/>\n"
+                             "        <property name=\"uuid\" value=\"GPU-uuid-1\"/>\n"
+                             "        <property name=\"serial\" value=\"serial-1\"/>\n      </properties>\n      <failure"),
+            std::string::npos) << junit.str();
+  EXPECT_EQ(junit.str().find("acceptance.node\" name=\"doctor\" time=\"0\">\n      <properties>"), std::string::npos) << "the node has none";
 }
 
 }  // namespace

@@ -23,6 +23,24 @@ TEST(Catalogue, NamesAndVariantNamesAreUniqueAndNoFamilyNameHoldsASlash) {
   }
 }
 
+// One process per forced Ring or Tree combination and one where NCCL chooses; NVLS is never forced nor enabled by
+// a variant (only `gpubench run --allow-nvls` enables it, for NCCL's own choice).
+TEST(Catalogue, NcclVariantsForceRingAndTreeWithEachProtocolAndNeverNvls) {
+  const FamilySpec* nccl = family_of("nccl/allgather/auto/auto/1GiB/out_of_place/busbw");
+  ASSERT_NE(nccl, nullptr);
+  std::set<std::string> names;
+  for (const FamilyVariant& variant : nccl->variants) {
+    names.insert(variant.name);
+    EXPECT_EQ(variant.environment.count("NCCL_NVLS_ENABLE"), 0u) << variant.name;
+    for (const auto& [name, value] : variant.environment) {
+      EXPECT_EQ(value.find("NVLS"), std::string::npos) << variant.name << ": " << name << "=" << value;
+    }
+  }
+  EXPECT_EQ(names, (std::set<std::string>{"ring_simple", "ring_ll", "ring_ll128", "tree_simple", "tree_ll", "tree_ll128",
+                                          "auto"}));
+  EXPECT_EQ(family_of("nccl/broadcast/graph/4KiB/time_per_call"), nccl);
+}
+
 TEST(Catalogue, FamilyOfAMetricIsItsWholeFirstComponent) {
   ASSERT_NE(family_of("memory/triad/1GiB/gpu0/bandwidth"), nullptr);
   EXPECT_EQ(family_of("memory/triad/1GiB/gpu0/bandwidth")->name, "memory");

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "harness/doctor/gpu_identity.hpp"
 #include "harness/doctor/host_facts.hpp"
 #include "harness/report/console_report.hpp"
 #include "harness/report/json_report.hpp"
@@ -30,7 +31,10 @@ std::vector<NvLinkFacts> nvlinks(int count, int active) {
     NvLinkFacts link;
     link.link = static_cast<unsigned>(i);
     link.active = i < active;
-    if (link.active) link.errors.value = NvLinkCounters{0, 0, 0, 0};
+    if (link.active) {
+      link.errors.value = NvLinkCounters{0, 0, 0, 0};
+      link.speed_mb_per_s.value = 26562;
+    }
     links.push_back(link);
   }
   return links;
@@ -42,6 +46,11 @@ GpuFacts healthy_gpu(int index) {
   gpu.index = index;
   gpu.name = "NVIDIA H200";
   gpu.pci_bus_id = "0000:" + std::to_string(10 + index) + ":00.0";
+  gpu.uuid = "GPU-00000000-0000-0000-0000-00000000000" + std::to_string(index);
+  gpu.serial = "165392404228" + std::to_string(index);
+  gpu.memory_bytes = 150109880320;
+  gpu.nvml_index.value = static_cast<unsigned>(index);
+  gpu.vbios_version.value = "96.00.AF.00.01";
   gpu.persistence_mode.value = true;
   gpu.ecc_mode.value = EccMode{true, true};
   gpu.ecc_volatile_corrected.value = 0;
@@ -51,6 +60,8 @@ GpuFacts healthy_gpu(int index) {
   gpu.retired_pages.why_not = "nvmlDeviceGetRetiredPages: Not Supported";
   gpu.remapped_rows.value = RemappedRows{};
   gpu.pcie.value = PcieLink{5, 16, 5, 16};
+  gpu.pcie_replays.value = 0;
+  gpu.pcie_aer = {{gpu.pci_bus_id, true, {AerCounts{}, ""}}, {"0000:0" + std::to_string(index) + ":01.0", false, {AerCounts{}, ""}}};
   gpu.nvlinks.value = nvlinks(18, 18);
   gpu.clock_event_reasons.value = nvmlClocksEventReasonGpuIdle;
   gpu.temperature_c.value = 35;
@@ -65,6 +76,10 @@ GpuFacts healthy_gpu(int index) {
 
 NodeFacts healthy_node(int gpu_count = 8) {
   NodeFacts node;
+  node.cuda_device_count = gpu_count;
+  node.nvml_device_count.value = static_cast<unsigned>(gpu_count);
+  node.driver_version.value = "580.159.04";
+  node.xids.value = XidHistory{"/dev/kmsg", 0.0, {}};
   for (int i = 0; i < gpu_count; ++i) node.gpus.push_back(healthy_gpu(i));
   for (int a = 0; a < gpu_count; ++a) {
     for (int b = a + 1; b < gpu_count; ++b) {
@@ -132,7 +147,8 @@ TEST(HealthRules, AHealthyNodeGivesOnlyOkFindingsOnePerCheck) {
   for (const char* check : {"persistence.disabled", "pcie.link_below_max", "clocks.throttling", "temperature.near_slowdown",
                             "power.limit_below_default", "processes.other", "ecc.disabled", "ecc.uncorrectable_errors",
                             "ecc.correctable_errors", "memory.row_remap", "nvlink.links_down", "nvlink.errors",
-                            "topology.asymmetric_nvlinks", "p2p.unavailable", "numa.process_placement", "cpu.governor", "env.variables"}) {
+                            "topology.asymmetric_nvlinks", "p2p.unavailable", "numa.process_placement", "cpu.governor", "env.variables",
+                            "pcie.aer_errors", "pcie.replays", "xid.errors"}) {
     const std::vector<Finding> found = with_check(findings, check);
     ASSERT_EQ(found.size(), 1u) << check;
   }
@@ -659,17 +675,25 @@ TEST(HealthRules, FindingsComeWorstFirst) {
 TEST(HealthRules, JsonAndConsoleCarryEveryField) {
   NodeFacts node = healthy_node(2);
   node.gpus[1].persistence_mode.value = false;
+  node.gpus[1].uuid = "GPU-5ede5d59-c949-3aca-4b28-11bd00045ab5";
+  node.gpus[1].serial = "1653924042280";
   const std::vector<Finding> findings = judge_node_health(node);
-  const nlohmann::json json = findings_json(findings);
+  const nlohmann::json json = findings_json(findings, gpu_identities(node));
   ASSERT_TRUE(json.is_array());
   EXPECT_EQ(json[0]["severity"], "warning");
   EXPECT_EQ(json[0]["check"], "persistence.disabled");
   EXPECT_EQ(json[0]["gpus"], nlohmann::json::array({1}));
+  EXPECT_EQ(json[0]["gpu_identities"][0]["index"], 1);
+  EXPECT_EQ(json[0]["gpu_identities"][0]["pci_bus_id"], "0000:11:00.0");
+  EXPECT_EQ(json[0]["gpu_identities"][0]["uuid"], "GPU-5ede5d59-c949-3aca-4b28-11bd00045ab5");
+  EXPECT_EQ(json[0]["gpu_identities"][0]["serial"], "1653924042280");
   EXPECT_FALSE(json[0]["fix"].get<std::string>().empty());
   std::ostringstream console;
-  print_findings(findings, console);
+  print_findings(findings, gpu_identities(node), console);
   EXPECT_NE(console.str().find("0 critical, 1 warning"), std::string::npos) << console.str();
   EXPECT_NE(console.str().find("WARNING   GPU 1"), std::string::npos) << console.str();
+  EXPECT_NE(console.str().find("GPU 1: PCI 0000:11:00.0, UUID GPU-5ede5d59-c949-3aca-4b28-11bd00045ab5, serial 1653924042280"),
+            std::string::npos) << console.str();
   EXPECT_NE(console.str().find("fix: run the persistence daemon"), std::string::npos) << console.str();
 }
 

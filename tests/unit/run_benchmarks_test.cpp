@@ -16,6 +16,7 @@
 #include <string>
 
 #include "harness/results/failure_advice.hpp"
+#include "harness/runner/remeasure.hpp"
 #include "temp_folder.hpp"
 
 namespace gpubench {
@@ -43,6 +44,18 @@ for arg in "$@"; do
     --benchmark_list_tests=true) printf 'memory/triad/1GiB/gpu0\n'; exit 0 ;;
   esac
 done
+exit 0
+)";
+
+// Lists a memory and an nccl benchmark; each run notes the NCCL_NVLS_ENABLE it was given beside its output.
+const char* kNvlsNotingMicro = R"(#!/bin/sh
+for arg in "$@"; do
+  case "$arg" in
+    --benchmark_list_tests=true) printf 'memory/triad/1GiB/gpu0\nnccl/allreduce/auto/auto/1GiB/out_of_place\n'; exit 0 ;;
+    --benchmark_out=*) out="${arg#--benchmark_out=}" ;;
+  esac
+done
+echo "$NCCL_NVLS_ENABLE" > "$out.nvls"
 exit 0
 )";
 
@@ -139,6 +152,53 @@ TEST_F(RunBenchmarks, AFamilyTheMicroDoesNotListFailsWithTheReasonUnlessAFilterL
   ResultsDocument filtered;
   run_benchmarks(options, {}, nullptr, RunObserver{}, stop, filtered);
   EXPECT_TRUE(filtered.failures.empty()) << filtered.failures[0].reason;
+}
+
+std::string first_line(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+// NVLink multicast stays off in every child, also when this process's environment turns it on, unless the run
+// allows it; then on for the nccl family only. The document records what the nccl family ran with.
+TEST_F(RunBenchmarks, NvlsStaysOffUnlessAllowedAndThenOnlyForTheNcclFamily) {
+  setenv("NCCL_NVLS_ENABLE", "1", 1);
+  RunOptions options = options_with_stand_in(kNvlsNotingMicro);
+  options.filter = "^(memory|nccl)/";
+  const std::atomic<bool> stop{false};
+  for (bool allow : {false, true}) {
+    options.allow_nvls = allow;
+    ResultsDocument document;
+    run_benchmarks(options, {}, nullptr, RunObserver{}, stop, document);
+    const std::string nccl = allow ? "1" : "0";
+    EXPECT_EQ(first_line(dir_ / "memory.json.nvls"), "0") << "allowed: " << allow;
+    EXPECT_EQ(first_line(dir_ / "nccl.auto.json.nvls"), nccl) << "allowed: " << allow;
+    EXPECT_EQ(first_line(dir_ / "nccl.ring_simple.json.nvls"), nccl) << "allowed: " << allow;
+    EXPECT_EQ(document.environment["variables"]["NCCL_NVLS_ENABLE"], nccl);
+  }
+  unsetenv("NCCL_NVLS_ENABLE");
+  EXPECT_EQ(nvls_enable_for("nccl", false), "0");
+  EXPECT_EQ(nvls_enable_for("gemm", true), "0");
+  EXPECT_EQ(nvls_enable_for("nccl", true), "1");
+}
+
+// A regression of a run made with NVLS is not measured again with NVLS off, which would pass for a recovery.
+TEST(Remeasure, LeavesNcclFiguresOfARunWithNvlsAlone) {
+  ResultsDocument results;
+  results.environment["variables"]["NCCL_NVLS_ENABLE"] = "1";
+  Metric nccl;
+  nccl.id = "nccl/allreduce/auto/auto/1GiB/out_of_place/busbw";
+  nccl.benchmark = "nccl/allreduce/auto/auto/1GiB/out_of_place";
+  nccl.family = "nccl";
+  results.metrics.push_back(nccl);
+  std::vector<std::string> notes;
+  const std::atomic<bool> stop{false};
+  remeasure(results, {nccl.id}, RemeasureOptions{3, "/nonexistent/gpubench-micro", "/nonexistent"}, nullptr, stop, notes);
+  EXPECT_TRUE(results.confirmations.empty());
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("--allow-nvls"), std::string::npos) << notes[0];
 }
 
 }  // namespace

@@ -67,6 +67,23 @@ TEST(ShowTables, AllReduceAsNcclTestsPrintsIt) {
   EXPECT_NEAR(number(small[5]), 0.01, 1e-12);
 }
 
+TEST(ShowTables, OtherCollectivesByTheirOwnBusFactorAndNcclsCount) {
+  ResultsDocument doc;
+  doc.metrics = {figure("nccl/allgather/auto/auto/1GiB/out_of_place/busbw", 150,
+                        {{"ranks", "4"}, {"datatype", "float32"}, {"count", "67108864"}}),
+                 figure("nccl/broadcast/auto/auto/1GiB/out_of_place/busbw", 200, {{"ranks", "4"}, {"datatype", "float32"}})};
+  const ShowReport report = show_tables(doc, "r.json", "");
+  // All-gather of 4 ranks: busbw = 3/4 algbw, so 150 GB/s is algbw 200 and 5368.7 us; each rank gives a quarter.
+  const std::vector<ShowCell>& gather = table_titled(report, "nccl allgather").rows.at(0);
+  EXPECT_EQ(std::get<std::uint64_t>(gather[1]), 67108864u);
+  EXPECT_NEAR(number(gather[4]), 200, 1e-9);
+  EXPECT_NEAR(number(gather[3]), 5368.70912, 1e-5);
+  // Broadcast: busbw = algbw; no count param, so the size's floats.
+  const std::vector<ShowCell>& broadcast = table_titled(report, "nccl broadcast").rows.at(0);
+  EXPECT_EQ(std::get<std::uint64_t>(broadcast[1]), (std::uint64_t{1} << 30) / 4);
+  EXPECT_NEAR(number(broadcast[4]), 200, 1e-9);
+}
+
 TEST(ShowTables, PairsAsAMatrixWithTheSourceAsTheRow) {
   ResultsDocument doc;
   doc.metrics = {figure("p2p/ce_unidir/1GiB/gpu0-gpu1/bandwidth", 396), figure("p2p/ce_unidir/1GiB/gpu1-gpu0/bandwidth", 395),

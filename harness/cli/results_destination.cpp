@@ -1,0 +1,23 @@
+#include "harness/cli/results_destination.hpp"
+
+#include "harness/runner/run_record.hpp"
+
+namespace gpubench {
+
+void add_results_destination_options(CLI::App& command, ResultsDestination& destination, const std::string& suffix) {
+  destination.suffix = suffix;
+  CLI::Option* output =
+      command.add_option("-o,--output", destination.output, "results file (default: gpubench-HOST-TIME" + suffix + ".json)");
+  command.add_option("--results-dir", destination.results_dir,
+                     "keep the results file in a tree of runs instead, as DIR/HOST/RUN_ID" + suffix +
+                         ".json, making the folders (`gpubench history DIR` reads the tree)")
+      ->excludes(output);
+}
+
+std::string results_path(const ResultsDestination& destination, const ResultsDocument& document) {
+  if (!destination.output.empty()) return destination.output;
+  if (!destination.results_dir.empty()) return results_path_in(destination.results_dir, document, destination.suffix);
+  return default_output_stem(document) + destination.suffix + ".json";
+}
+
+}  // namespace gpubench

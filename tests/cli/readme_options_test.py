@@ -14,8 +14,8 @@ README, GPUBENCH = sys.argv[1:3]
 GPUBENCH_MPI = sys.argv[3] if len(sys.argv) > 3 else ""
 sys.argv[1:] = []
 
-COMMANDS = ["run", "list", "env", "check", "compare", "show", "baseline create", "history", "doctor", "stress",
-            "acceptance"]
+COMMANDS = ["run", "list", "env", "check", "compare", "show", "report", "baseline create", "history", "doctor",
+            "stress", "acceptance"]
 
 
 def options_in_help(argv):

@@ -50,7 +50,12 @@ std::optional<SizedFigure> sized_figure(const Metric& metric) {
   SizedFigure figure;
   figure.bytes = *parse_size_segment(s[*size_at]);
   const bool collective = s.size() == 7 && s[0] == "nccl" && *size_at == 4;
-  if (collective) {
+  const bool enqueue_time = s.size() == 5 && s[0] == "nccl" && *size_at == 3;  // nccl/<collective>/<plain|graph>/...
+  if (enqueue_time) {
+    figure.line = s[2];
+    figure.title = "nccl " + s[1] + " " + s[4];
+    s[2] = s[3] = "*";
+  } else if (collective) {
     figure.line = s[2] + "/" + s[3];
     std::string placement = s[5];  // "out_of_place" -> "out of place"
     std::replace(placement.begin(), placement.end(), '_', ' ');

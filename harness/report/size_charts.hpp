@@ -4,7 +4,8 @@
 // 1GiB; size_segment.hpp).
 //
 // - NCCL (nccl/<collective>/<algorithm>/<protocol>/<size>/<placement>/<figure>): a chart per collective, placement
-//   and figure, a line per algorithm and protocol, as one compares them in nccl-tests' output;
+//   and figure, a line per algorithm and protocol, as one compares them in nccl-tests' output; the time per call
+//   (nccl/<collective>/<plain|graph>/<size>/<figure>) a chart per collective, a line each for plain and graph;
 // - the rest: a chart per id with its size and its GPU, pair of GPUs or all_gpus segment left out, a line per GPU
 //   or pair (pcie/h2d/pinned: gpu0, gpu1, ...; p2p/ce_unidir: gpu0 -> gpu1, ...; cache/l2_read: gpu0, ...).
 //

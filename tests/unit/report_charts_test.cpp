@@ -46,9 +46,13 @@ TEST(SizeCharts, NcclAsAChartPerCollectiveAndPlacementWithALinePerAlgorithmAndPr
                  figure("nccl/allreduce/tree/ll/8B/out_of_place/busbw", 0.0004),
                  figure("nccl/allreduce/tree/ll/1GiB/out_of_place/busbw", 114),
                  figure("nccl/allreduce/ring/simple/1GiB/in_place/busbw", 327),
-                 figure("nccl/allreduce/ring/simple/8B/in_place/busbw", 0.0005)};
+                 figure("nccl/allreduce/ring/simple/8B/in_place/busbw", 0.0005),
+                 figure("nccl/allgather/plain/8B/time_per_call", 9.1, "us"),
+                 figure("nccl/allgather/plain/4KiB/time_per_call", 9.4, "us"),
+                 figure("nccl/allgather/graph/8B/time_per_call", 4.2, "us"),
+                 figure("nccl/allgather/graph/4KiB/time_per_call", 4.3, "us")};
   const std::vector<ReportChart> charts = size_charts(doc);
-  ASSERT_EQ(charts.size(), 2u);
+  ASSERT_EQ(charts.size(), 3u);
   const ReportChart& out = charts[0];
   EXPECT_EQ(out.title, "nccl allreduce busbw, out of place (GB/s)");
   EXPECT_EQ(out.x_axis, ChartXAxis::Bytes);
@@ -58,6 +62,10 @@ TEST(SizeCharts, NcclAsAChartPerCollectiveAndPlacementWithALinePerAlgorithmAndPr
   EXPECT_EQ(out.series[0].x, (std::vector<double>{8, 1073741824.0})) << "smallest first";
   EXPECT_EQ(out.series[1].label, "tree/ll");
   EXPECT_EQ(charts[1].title, "nccl allreduce busbw, in place (GB/s)");
+  const ReportChart& enqueue = charts[2];
+  EXPECT_EQ(enqueue.title, "nccl allgather time_per_call (us)");
+  ASSERT_EQ(enqueue.series.size(), 2u) << "plain against graph replay";
+  EXPECT_EQ(enqueue.series[1].label, "graph");
 }
 
 TEST(SizeCharts, ALinePerGpuOrPairAndThePeakWhenAllShareOne) {

@@ -89,6 +89,14 @@ DcgmEvidence dcgm_stage(int level, const std::vector<GpuFacts>& gpus, const std:
 
 int acceptance_command(const AcceptanceArguments& args, const CommandState& state) {
   const auto started = std::chrono::steady_clock::now();
+  // When acceptance began and how long each stage took, for the JUnit report.
+  AcceptanceTiming timing;
+  timing.started_at = utc_now("%Y-%m-%dT%H:%M:%SZ");
+  auto stage_began = started;
+  const auto end_stage = [&](const char* stage) {
+    timing.stage_seconds[stage] = seconds_since(stage_began);
+    stage_began = std::chrono::steady_clock::now();
+  };
   std::chrono::seconds stress_duration;
   try {
     stress_duration = parse_duration(args.stress_duration);
@@ -119,6 +127,7 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
   std::cerr << "[1/" << stages << "] doctor\n";
   const NodeFacts facts = read_node_facts(nvml.get(), nvml_error, cuda, devices);
   std::vector<Finding> findings = judge_node_health(facts, {}, expected);
+  end_stage("doctor");
 
   std::cerr << "[2/" << stages << "] quick suite (" << std::to_string(static_cast<int>(seconds_since(started))) + " s" << ")\n";
   ResultsDocument document = start_results_document(state.command_line, "quick", devices, nvml.get(), nvml_error);
@@ -157,6 +166,7 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
     baseline_note = error.what();
   }
 
+  end_stage("performance");
   std::cerr << "[3/" << stages << "] stress, " << stress_duration.count() << " s (" << std::to_string(static_cast<int>(seconds_since(started))) + " s" << ")\n";
   StressOptions stress;
   stress.duration = stress_duration;
@@ -181,6 +191,7 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
   findings.insert(findings.end(), growth.begin(), growth.end());
   add_stress_to_document(records, verdicts, limits, static_cast<double>(stress_duration.count()), document);
   document.run.interrupted = state.stop->load();
+  end_stage("stress");
   finish_results_document(document);
   write_json_atomically(to_json(document), output);
 
@@ -188,12 +199,16 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
   if (args.dcgm_level > 0) {
     std::cerr << "[4/4] DCGM diagnostic, level " << args.dcgm_level << " (" << static_cast<int>(seconds_since(started)) << " s)\n";
     dcgm = dcgm_stage(args.dcgm_level, facts.gpus, options.log_dir, *state.stop);
+    end_stage("dcgm");
   }
   const AcceptanceReport report =
       judge_acceptance({gpu_identities(facts), findings, check, baseline_note, verdicts, std::move(dcgm)});
   const nlohmann::json report_json = acceptance_json(report);
   if (!args.json_file.empty()) write_json_atomically(report_json, args.json_file);
-  if (!args.junit.empty()) write_text_atomically(args.junit, [&](std::ostream& out) { write_junit(verdict_list(report), out); });
+  timing.seconds = seconds_since(started);
+  if (!args.junit.empty()) {
+    write_text_atomically(args.junit, [&](std::ostream& out) { write_junit(verdict_list(report, document.run.host, timing), out); });
+  }
   // With --json, standard output holds the JSON alone: where the results went and how long it took go to stderr.
   if (args.json) {
     std::cout << report_json.dump(2) << "\n";

@@ -1,8 +1,28 @@
 #include "harness/report/junit_report.hpp"
 
+#include <cstdio>
+
+#include "harness/report/utc_time.hpp"
 #include "harness/report/xml_text.hpp"
 
 namespace gpubench {
+namespace {
+
+// Seconds as JUnit's time attribute: a decimal, to the millisecond; 0 where not known.
+std::string junit_time(const std::optional<double>& seconds) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.3f", seconds.value_or(0.0));
+  return text;
+}
+
+// timestamp="2026-11-29T17:05:48": the schema's pattern has no zone, so the UTC time loses its "Z"; nothing when the
+// start is not known.
+std::string timestamp_attribute(const std::string& started_at) {
+  if (!parse_utc_time(started_at)) return "";
+  return " timestamp=\"" + started_at.substr(0, started_at.size() - 1) + "\"";
+}
+
+}  // namespace
 
 void write_junit(const VerdictList& list, std::ostream& out) {
   const std::size_t tests = list.verdicts.size();
@@ -10,9 +30,11 @@ void write_junit(const VerdictList& list, std::ostream& out) {
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out << "<testsuites name=\"" << xml_escape(list.title) << "\" tests=\"" << tests << "\" failures=\"" << failures << "\">\n";
   out << "  <testsuite name=\"" << xml_escape(list.suite) << "\" tests=\"" << tests << "\" failures=\"" << failures
-      << "\" errors=\"0\" skipped=\"" << list.count(Tally::Skipped) << "\">\n";
+      << "\" errors=\"0\" skipped=\"" << list.count(Tally::Skipped) << "\"" << timestamp_attribute(list.started_at)
+      << " hostname=\"" << xml_escape(list.host) << "\" time=\"" << junit_time(list.seconds) << "\">\n";
   for (const ListedVerdict& v : list.verdicts) {
-    out << "    <testcase classname=\"" << xml_escape(v.group) << "\" name=\"" << xml_escape(v.name) << "\" time=\"0\">";
+    out << "    <testcase classname=\"" << xml_escape(v.group) << "\" name=\"" << xml_escape(v.name) << "\" time=\""
+        << junit_time(v.seconds) << "\">";
     if (!v.properties.empty()) {
       out << "\n      <properties>";
       for (const auto& [name, value] : v.properties) {

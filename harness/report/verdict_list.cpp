@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "benchmarks/common/metric_id.hpp"
+#include "harness/report/utc_time.hpp"
 
 namespace gpubench {
 namespace {
@@ -21,13 +22,15 @@ Tally tally_of(VerdictKind kind) {
   return Tally::Passed;
 }
 
-ListedVerdict listed_stage(const std::string& scope, const StageResult& stage) {
+ListedVerdict listed_stage(const std::string& group, const StageResult& stage, const AcceptanceTiming& timing) {
   std::string reasons;
   for (const std::string& r : stage.reasons) reasons += r + "\n";
   const bool failed = stage.verdict == Grade::Fail;
   const std::string message = stage.reasons.empty() ? (failed ? "failed" : "") : stage.reasons.front();
   const Tally tally = failed ? Tally::Failed : stage.skipped ? Tally::Skipped : Tally::Passed;
-  return {"acceptance." + scope, stage.stage, stage.skipped ? "skipped" : to_string(stage.verdict), tally, message, reasons, {}};
+  const auto timed = timing.stage_seconds.find(stage.stage);
+  return {group, stage.stage, stage.skipped ? "skipped" : to_string(stage.verdict), tally, message, reasons, {},
+          timed == timing.stage_seconds.end() ? std::nullopt : std::optional<double>(timed->second)};
 }
 
 }  // namespace
@@ -36,22 +39,24 @@ int VerdictList::count(Tally tally) const {
   return static_cast<int>(std::count_if(verdicts.begin(), verdicts.end(), [tally](const ListedVerdict& v) { return v.tally == tally; }));
 }
 
-VerdictList verdict_list(const CheckReport& report) {
-  VerdictList list{"gpubench check", "gpubench." + report.host, {}};
+VerdictList verdict_list(const CheckReport& report, const RunInfo& run) {
+  const std::string suite = "gpubench." + report.host;
+  VerdictList list{"gpubench check", suite, report.host, run.started_at, seconds_between(run.started_at, run.finished_at), {}};
   for (const MetricVerdict& v : report.verdicts) {
     const std::string family = MetricId(v.id).family();
     const std::string message = std::string(to_string(v.kind)) + ": " + v.reason;
-    list.verdicts.push_back({"gpubench." + family, v.id, to_string(v.kind), tally_of(v.kind), message, message, {}});
+    list.verdicts.push_back({suite + "." + family, v.id, to_string(v.kind), tally_of(v.kind), message, message, {}, std::nullopt});
   }
   return list;
 }
 
-VerdictList verdict_list(const AcceptanceReport& report) {
-  VerdictList list{"gpubench acceptance", "acceptance", {}};
-  for (const StageResult& s : report.node_stages) list.verdicts.push_back(listed_stage("node", s));
+VerdictList verdict_list(const AcceptanceReport& report, const std::string& host, const AcceptanceTiming& timing) {
+  const std::string suite = "acceptance." + host;
+  VerdictList list{"gpubench acceptance", suite, host, timing.started_at, timing.seconds, {}};
+  for (const StageResult& s : report.node_stages) list.verdicts.push_back(listed_stage(suite + ".node", s, timing));
   for (const GpuAcceptance& gpu : report.gpus) {
     for (const StageResult& s : gpu.stages) {
-      ListedVerdict listed = listed_stage("gpu" + std::to_string(gpu.gpu.index), s);
+      ListedVerdict listed = listed_stage(suite + ".gpu" + std::to_string(gpu.gpu.index), s, timing);
       listed.properties = {{"pci_bus_id", gpu.gpu.pci_bus_id}, {"uuid", gpu.gpu.uuid}, {"serial", gpu.gpu.serial}};
       list.verdicts.push_back(listed);
     }

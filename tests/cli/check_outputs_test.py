@@ -75,6 +75,10 @@ class CheckOutputs(unittest.TestCase):
         self.assertEqual(root.tag, "testsuites")
         cases = root.findall("./testsuite/testcase")
         self.assertEqual(len(cases), 8)
+        # The host is in every class name: a CI system that keys test cases on class name and name (GitLab) keeps
+        # the reports of several nodes apart.
+        self.assertEqual({c.get("classname") for c in cases}, {"gpubench.vm.memory"})
+        self.assertEqual({c.get("time") for c in cases}, {"0.000"}, "how long one metric took is not known")
         failures = [c for c in cases if c.find("failure") is not None]
         skipped = [c for c in cases if c.find("skipped") is not None]
         self.assertEqual(len(failures), 2)  # the regression and the failed benchmark
@@ -87,6 +91,11 @@ class CheckOutputs(unittest.TestCase):
         self.assertEqual(suite.get("failures"), "2")
         self.assertEqual(suite.get("skipped"), "3")
         self.assertEqual(suite.get("tests"), "8")
+        # When and where the run was, and how long it took (mixed.json: 17:05:48 to 17:05:55).
+        self.assertEqual(suite.get("name"), "gpubench.vm")
+        self.assertEqual(suite.get("hostname"), "vm")
+        self.assertEqual(suite.get("timestamp"), "2026-11-29T17:05:48")
+        self.assertEqual(suite.get("time"), "7.000")
 
     def test_markdown_table_shape(self):
         lines = open(self.markdown).read().splitlines()

@@ -159,7 +159,7 @@ void use_results(const ResultsDocument& results, const Baseline& baseline, const
   const CheckReport report = check_against_baseline(again, "run.json", baseline, "baseline.json");
   std::ostringstream out;
   out << check_json(report).dump();
-  write_junit(verdict_list(report), out);
+  write_junit(verdict_list(report, again.run), out);
   write_check_markdown(report, out);
   write_check_prometheus(report, out);
   print_check_console(report, out, false);

@@ -82,7 +82,7 @@ TEST(Acceptance, NoBaselineIsAWarningThatSaysWhy) {
 TEST(Acceptance, JunitHasOneCasePerStageAndScope) {
   const AcceptanceReport r = judge_acceptance({gpus({0, 1}), {}, std::nullopt, "none", {}});
   std::ostringstream out;
-  write_junit(verdict_list(r), out);
+  write_junit(verdict_list(r, "node1", {}), out);
   const std::string xml = out.str();
   std::size_t cases = 0;
   for (std::size_t at = xml.find("<testcase"); at != std::string::npos; at = xml.find("<testcase", at + 1)) ++cases;
@@ -103,13 +103,13 @@ TEST(Acceptance, EachGpusVerdictNamesTheGpuInJsonConsoleAndJunit) {
   print_acceptance(r, console);
   EXPECT_NE(console.str().find("GPU 1 verdict: fail (PCI 0000:11:00.0, UUID GPU-uuid-1, serial serial-1)"), std::string::npos) << console.str();
   std::ostringstream junit;
-  write_junit(verdict_list(r), junit);
-  EXPECT_NE(junit.str().find("<testcase classname=\"acceptance.gpu1\" name=\"doctor\" time=\"0\">\n      <properties>\n"
+  write_junit(verdict_list(r, "node1", {}), junit);
+  EXPECT_NE(junit.str().find("<testcase classname=\"acceptance.node1.gpu1\" name=\"doctor\" time=\"0.000\">\n      <properties>\n"
                              "        <property name=\"pci_bus_id\" value=\"0000:11:00.0\"/>\n"
                              "        <property name=\"uuid\" value=\"GPU-uuid-1\"/>\n"
                              "        <property name=\"serial\" value=\"serial-1\"/>\n      </properties>\n      <failure"),
             std::string::npos) << junit.str();
-  EXPECT_EQ(junit.str().find("acceptance.node\" name=\"doctor\" time=\"0\">\n      <properties>"), std::string::npos) << "the node has none";
+  EXPECT_EQ(junit.str().find("acceptance.node1.node\" name=\"doctor\" time=\"0.000\">\n      <properties>"), std::string::npos) << "the node has none";
 }
 
 }  // namespace

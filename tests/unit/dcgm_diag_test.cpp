@@ -131,7 +131,7 @@ TEST(AcceptanceWithDcgm, WithoutDcgmiTheStageIsSkippedWithTheReasonEverywhere) {
   EXPECT_EQ(json["node"][2]["skipped"], true);
   EXPECT_NE(json["node"][2]["reasons"][0].get<std::string>().find("dcgmi is not installed"), std::string::npos);
   std::ostringstream junit;
-  write_junit(verdict_list(r), junit);
+  write_junit(verdict_list(r, "node1", {}), junit);
   EXPECT_NE(junit.str().find("skipped=\"1\""), std::string::npos) << junit.str();
   EXPECT_NE(junit.str().find("<skipped message=\"skipped: dcgmi is not installed (not on PATH)\"/>"), std::string::npos) << junit.str();
 }
@@ -148,10 +148,10 @@ TEST(AcceptanceWithDcgm, NoResultOrARuntimeErrorWarnsTheNode) {
 TEST(AcceptanceWithDcgm, EachGpuHasADcgmTestCaseOnceDcgmGaveResults) {
   const AcceptanceReport r = accept_with({"", "", recorded("diag_r2_dcgm3_memory_failure.json"), {{0, 0}, {1, 1}}});
   std::ostringstream junit;
-  write_junit(verdict_list(r), junit);
-  EXPECT_NE(junit.str().find("classname=\"acceptance.gpu0\" name=\"dcgm\""), std::string::npos) << junit.str();
-  EXPECT_NE(junit.str().find("classname=\"acceptance.gpu1\" name=\"dcgm\""), std::string::npos);
-  EXPECT_NE(junit.str().find("classname=\"acceptance.node\" name=\"dcgm\""), std::string::npos);
+  write_junit(verdict_list(r, "node1", {}), junit);
+  EXPECT_NE(junit.str().find("classname=\"acceptance.node1.gpu0\" name=\"dcgm\""), std::string::npos) << junit.str();
+  EXPECT_NE(junit.str().find("classname=\"acceptance.node1.gpu1\" name=\"dcgm\""), std::string::npos);
+  EXPECT_NE(junit.str().find("classname=\"acceptance.node1.node\" name=\"dcgm\""), std::string::npos);
   EXPECT_EQ(acceptance_json(r)["gpus"][1]["stages"][3]["verdict"], "fail");
 }
 

@@ -55,6 +55,8 @@ have_header benchmark/benchmark.h || missing+=(libbenchmark-dev)
 have_header gtest/gtest.h         || missing+=(libgtest-dev)
 have_header nlohmann/json.hpp     || missing+=(nlohmann-json3-dev)
 have_header CLI/CLI.hpp           || missing+=(libcli11-dev)
+# Prometheus's own parser reads `check --prometheus` files back in the tests (tests/cli/check_outputs_test.py).
+python3 -c 'import prometheus_client' >/dev/null 2>&1 || missing+=(python3-prometheus-client)
 # MPI builds gpubench-mpi, the one-process-per-GPU mode used across nodes (CMake skips it without MPI).
 # A compile probe, since an mpicxx wrapper can outlive the headers it points at.
 printf '#include <mpi.h>\nint main() { return 0; }\n' | mpicxx -x c++ - -o /dev/null >/dev/null 2>&1 || missing+=(libopenmpi-dev)
@@ -65,6 +67,12 @@ if [ "${#missing[@]}" -gt 0 ]; then
   say "installing ${missing[*]}"
   ${sudo_cmd} apt-get update -qq
   DEBIAN_FRONTEND=noninteractive ${sudo_cmd} apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# Debian's package serves Debian's python3; a python3 of another origin first on PATH (pyenv, a virtual environment),
+# which is the one the tests run under, takes the module from PyPI.
+if ! python3 -c 'import prometheus_client' >/dev/null 2>&1; then
+  say "installing prometheus_client from PyPI for $(command -v python3), which does not see Debian's"
+  python3 -m pip install -q prometheus_client
 fi
 
 # `gpubench report` inlines Debian's Chart.js into its HTML, and its test draws the page in headless Chromium. Each

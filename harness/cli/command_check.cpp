@@ -134,7 +134,7 @@ int check_command(const CheckArguments& args, const std::atomic<bool>& stop) {
   if (!args.json_file.empty()) write_json_atomically(check_json(report), args.json_file);
   if (!args.junit.empty()) write_text_atomically(args.junit, [&](std::ostream& out) { write_junit(verdict_list(report, results.run), out); });
   if (!args.markdown.empty()) write_text_atomically(args.markdown, [&](std::ostream& out) { write_check_markdown(report, out); });
-  if (!args.prometheus.empty()) write_text_atomically(args.prometheus, [&](std::ostream& out) { write_check_prometheus(report, out); });
+  if (!args.prometheus.empty()) write_text_atomically(args.prometheus, [&](std::ostream& out) { write_check_prometheus(report, results, out); });
   if (args.json) {
     std::cout << check_json(report).dump(2) << "\n";
   } else {

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """End-to-end tests of gpubench check/compare/baseline/history on recorded files: exit codes, and every
-output format parsed back (JSON, JUnit XML, Markdown table, Prometheus text format). Standard library only.
+output format parsed back (JSON, JUnit XML, Markdown table, Prometheus text format). The standard library, and
+prometheus_client's parser for the Prometheus file (Debian's python3-prometheus-client, which scripts/setup.sh
+installs): without it those tests skip, except in CI (CI set), where they fail.
 
 usage: check_outputs_test.py GPUBENCH_BINARY TEST_DATA_DIR
 """
+import calendar
 import json
 import os
 import re
@@ -23,6 +26,29 @@ CHECK = os.path.join(DATA, "check")
 
 def run(*args):
     return subprocess.run([GPUBENCH, *args], capture_output=True, text=True, timeout=120)
+
+
+def prometheus_families(test, path):
+    """The metric families of a Prometheus text file as the official parser reads them, by name; each name once."""
+    try:
+        from prometheus_client.parser import text_string_to_metric_families
+    except ImportError:
+        if os.environ.get("CI"):
+            test.fail("prometheus_client is not installed: CI installs it with scripts/setup.sh (python3-prometheus-client)")
+        test.skipTest("prometheus_client is not installed for " + sys.executable +
+                      " (Debian: python3-prometheus-client, which scripts/setup.sh installs)")
+    with open(path) as f:
+        families = list(text_string_to_metric_families(f.read()))
+    names = [family.name for family in families]
+    test.assertEqual(len(names), len(set(names)), "each family's samples are together, under one HELP and TYPE: " + str(names))
+    for family in families:
+        test.assertEqual(family.type, "gauge", family.name + " has a TYPE line before its samples")
+        test.assertTrue(family.documentation, family.name + " has a HELP line")
+    return {family.name: family for family in families}
+
+
+def utc_seconds(text):
+    return calendar.timegm(time.strptime(text, "%Y-%m-%dT%H:%M:%SZ"))
 
 
 class RefusesInput:
@@ -112,27 +138,91 @@ class CheckOutputs(unittest.TestCase):
         self.assertEqual([c.strip() for c in row.split("|")][1], "informational")
         self.assertIn("not gating: ", row)
 
-    def test_prometheus_lines_are_valid(self):
-        sample = re.compile(r'^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\.)*",?)*\})? '
-                            r'[-+]?([0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?|NaN|[+-]?Inf)$')
-        comment = re.compile(r"^# (HELP|TYPE) [a-zA-Z_:][a-zA-Z0-9_:]* .+$")
-        types = {}
-        samples = 0
-        for line in open(self.prom).read().splitlines():
-            if line.startswith("#"):
-                self.assertRegex(line, comment)
-                if line.startswith("# TYPE"):
-                    _, _, name, kind = line.split(" ")
-                    self.assertNotIn(name, types, "a metric family is declared once")
-                    types[name] = kind
-            else:
-                self.assertRegex(line, sample)
-                self.assertIn(line.split("{")[0].split(" ")[0], types, "every sample has a TYPE line first")
-                samples += 1
-        self.assertIn('gpubench_check_passed{host="vm"} 0', open(self.prom).read())
-        self.assertIn('gpubench_metric_verdict{host="vm",metric="memory/memcpy_d2d/1GiB/gpu0/bandwidth",verdict="informational"} 1',
-                      open(self.prom).read())
-        self.assertGreater(samples, 8)
+    def test_prometheus_families_in_base_units(self):
+        families = prometheus_families(self, self.prom)
+        self.assertEqual(set(families), {"gpubench_build_info", "gpubench_run_timestamp_seconds", "gpubench_check_passed",
+                                         "gpubench_bandwidth_bytes_per_second", "gpubench_baseline_bandwidth_bytes_per_second",
+                                         "gpubench_metric_verdict"})
+        with open(os.path.join(CHECK, "mixed.json")) as f:
+            doc = json.load(f)
+        uuid = doc["environment"]["gpus"][0]["uuid"]
+
+        def only(name):
+            self.assertEqual(len(families[name].samples), 1, name)
+            return families[name].samples[0]
+        build = only("gpubench_build_info")
+        self.assertEqual(build.labels, {"host": "vm", "version": doc["run"]["gpubench_version"], "git": doc["run"]["git_revision"],
+                                        "cuda": "13.0", "driver": "580.159.04"})
+        self.assertEqual(build.value, 1)
+        self.assertEqual(only("gpubench_run_timestamp_seconds").value, utc_seconds(doc["run"]["started_at"]))
+        self.assertEqual(only("gpubench_check_passed").value, 0)
+
+        measured = {s.labels["benchmark"]: s for s in families["gpubench_bandwidth_bytes_per_second"].samples}
+        write = next(m for m in doc["metrics"] if m["id"] == "memory/write/1GiB/gpu0/bandwidth")
+        self.assertEqual(measured["write/1GiB/bandwidth"].labels,
+                         {"host": "vm", "gpu": "0", "gpu_uuid": uuid, "family": "memory", "benchmark": "write/1GiB/bandwidth"})
+        self.assertAlmostEqual(measured["write/1GiB/bandwidth"].value / 1e9, write["value"], delta=write["value"] * 1e-5)
+        self.assertNotIn("triad/1GiB/bandwidth", measured, "the failed triad measured nothing")
+        expected = {s.labels["benchmark"]: s.value for s in families["gpubench_baseline_bandwidth_bytes_per_second"].samples}
+        self.assertIn("triad/1GiB/bandwidth", expected, "its baseline is still there")
+        self.assertNotIn("read/4GiB/bandwidth", expected, "a new metric has no baseline")
+
+        verdicts = {s.labels["benchmark"]: s for s in families["gpubench_metric_verdict"].samples}
+        self.assertEqual(len(verdicts), 8)
+        self.assertEqual(verdicts["memcpy_d2d/1GiB/bandwidth"].labels["verdict"], "informational")
+        self.assertEqual(verdicts["write/1GiB/bandwidth"].labels,
+                         {"host": "vm", "gpu": "0", "gpu_uuid": uuid, "family": "memory", "benchmark": "write/1GiB/bandwidth",
+                          "verdict": "regression"})
+        self.assertEqual({s.value for s in verdicts.values()}, {1})
+
+    def test_prometheus_every_unit_and_label_value(self):
+        # One figure in each unit the benchmarks write, a GPU pair, NCCL's figure of no one GPU, a unit with no family
+        # of its own, and a host name with every character the text format escapes, checked against the run itself.
+        with open(os.path.join(CHECK, "healthy_1.json")) as f:
+            doc = json.load(f)
+        host = 'rack "7"\\node\nB'
+        doc["run"]["host"] = host
+        doc["environment"]["gpus"].append(dict(doc["environment"]["gpus"][0], index=1, uuid="GPU-peer"))
+        template = doc["metrics"][0]
+        figures = [("launch/graph/gpu0/time_per_graph", "us", 2.5, "latency_seconds", 2.5e-6),
+                   ("p2p/latency/gpu0-gpu1/latency", "ns", 800, "latency_seconds", 8e-7),
+                   ("alloc/cuda_malloc/2MiB/gpu0/time_per_call", "ms", 0.25, "latency_seconds", 2.5e-4),
+                   ("gemm/bf16/8192/gpu0/tflops", "TFLOP/s", 700, "throughput_flops", 7e14),
+                   ("gemm/tuned_over_default/gpu0/speedup", "x", 1.5, "ratio", 1.5),
+                   ("overlap/pinned/64MiB/gpu0/efficiency", "%", 87.5, "efficiency_ratio", 0.875),
+                   ("nccl/allreduce/ring/simple/1GiB/out_of_place/busbw", "GB/s", 360, "bandwidth_bytes_per_second", 3.6e11),
+                   ("memory/odd/gpu0/widgets", "widgets/s", 3, "metric_value", 3)]
+        for metric_id, unit, value, _, _ in figures:
+            m = {k: v for k, v in template.items() if k not in ("peak", "efficiency")}
+            m.update(id=metric_id, benchmark=metric_id.rsplit("/", 1)[0], family=metric_id.split("/")[0], unit=unit,
+                     value=value, samples=[value] * 3)
+            doc["metrics"].append(m)
+        path = os.path.join(self.tmp, "units.json")
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        prom = os.path.join(self.tmp, "units.prom")
+        result = run("check", path, "--against", path, "--prometheus", prom)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        families = prometheus_families(self, prom)
+        for name in ("gpubench_check_passed", "gpubench_build_info", "gpubench_run_timestamp_seconds"):
+            self.assertEqual(families[name].samples[0].labels["host"], host, "escaped and read back")
+        for metric_id, unit, _, family, value in figures:
+            for prefix in ("gpubench_", "gpubench_baseline_"):
+                benchmark = {"p2p/latency/gpu0-gpu1/latency": "latency/latency",
+                             "nccl/allreduce/ring/simple/1GiB/out_of_place/busbw": "allreduce/ring/simple/1GiB/out_of_place/busbw"}.get(
+                                 metric_id, metric_id.split("/", 1)[1].replace("/gpu0", ""))
+                found = [s for s in families[prefix + family].samples if s.labels["benchmark"] == benchmark]
+                self.assertEqual(len(found), 1, prefix + family + " " + benchmark)
+                self.assertAlmostEqual(found[0].value, value, delta=value * 1e-5)
+                labels = found[0].labels
+                self.assertEqual(labels["family"], metric_id.split("/")[0])
+                self.assertEqual(labels.get("unit"), unit if family == "metric_value" else None, "an unknown unit is named")
+                if metric_id.startswith("nccl/"):
+                    self.assertNotIn("gpu", labels, "an all-reduce belongs to no one GPU")
+                elif metric_id.startswith("p2p/"):
+                    self.assertEqual((labels["gpu"], labels["peer_gpu"], labels["peer_gpu_uuid"]), ("0", "1", "GPU-peer"))
+                else:
+                    self.assertEqual((labels["gpu"], labels["gpu_uuid"]), ("0", doc["environment"]["gpus"][0]["uuid"]))
 
     def test_colour_on_a_terminal_unless_no_color_is_set(self):
         # https://no-color.org: a NO_COLOR that is present and not empty turns colour off, as --no-color does.

@@ -161,7 +161,7 @@ void use_results(const ResultsDocument& results, const Baseline& baseline, const
   out << check_json(report).dump();
   write_junit(verdict_list(report, again.run), out);
   write_check_markdown(report, out);
-  write_check_prometheus(report, out);
+  write_check_prometheus(report, again, out);
   print_check_console(report, out, false);
   analyse_history({{"recorded.json", recorded}, {"run.json", again}, {"recorded2.json", recorded}});
 }

@@ -41,9 +41,15 @@ def prometheus_families(test, path):
         families = list(text_string_to_metric_families(f.read()))
     names = [family.name for family in families]
     test.assertEqual(len(names), len(set(names)), "each family's samples are together, under one HELP and TYPE: " + str(names))
+    series = set()
     for family in families:
         test.assertEqual(family.type, "gauge", family.name + " has a TYPE line before its samples")
         test.assertTrue(family.documentation, family.name + " has a HELP line")
+        for sample in family.samples:
+            # One series twice is an error to whatever gathers the file (node_exporter, Prometheus).
+            key = (sample.name, tuple(sorted(sample.labels.items())))
+            test.assertNotIn(key, series, "each series once")
+            series.add(key)
     return {family.name: family for family in families}
 
 

@@ -45,6 +45,33 @@ int one_wave(int blocks_per_sm, int device, const char* kernel) {
   return blocks_per_sm * device_attribute(cudaDevAttrMultiProcessorCount, device);
 }
 
+// The end of either L2 read: fails the benchmark when `wrong` of the `threads` sink words differ, or else reports
+// the bandwidth against the public L2 measurement for the GPU, with where the working set lies against L2.
+void report_l2_read(benchmark::State& state, const BenchmarkDevice& device, std::size_t working_set_bytes,
+                    unsigned long long wrong, std::size_t threads, std::size_t bytes_per_launch, const std::string& launch,
+                    double timed_seconds) {
+  if (wrong != 0) {
+    fail_benchmark(state, FailureKind::WrongResult,
+                   "verification failed: " + std::to_string(wrong) + " of " + std::to_string(threads) +
+                       " threads' XOR of what they loaded differs from the working set's");
+    return;
+  }
+  const std::size_t l2_bytes = static_cast<std::size_t>(device_attribute(cudaDevAttrL2CacheSize, device.index));
+  cudaDeviceProp props{};
+  GPUBENCH_CUDA_CHECK(cudaGetDeviceProperties(&props, device.index));
+  const L2Reference reference = l2_reference(props.name);
+  FigureLabel label{"bandwidth", "GB/s", Better::Higher, device.index, {}};
+  label.params["working_set_bytes"] = std::to_string(working_set_bytes);
+  label.params["l2_bytes"] = std::to_string(l2_bytes);
+  label.params["fits_in_l2"] = fits_in_l2(working_set_bytes, l2_bytes) ? "yes" : "no";
+  label.params["working_set_over_l2"] = significant_digits(static_cast<double>(working_set_bytes) / l2_bytes, 3);
+  label.params["bytes_per_launch"] = std::to_string(bytes_per_launch);
+  label.params["launch"] = launch;
+  label.params["reference"] = reference.source;
+  report_figure(state, gigabytes_per_second(static_cast<double>(bytes_per_launch), state.iterations(), timed_seconds),
+                reference.gbps, label);
+}
+
 void run_l2_read(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& device,
                  std::size_t working_set_bytes) {
   const int grid = one_wave(kernels::l2_read_blocks_per_sm(), device.index, "L2 read");
@@ -66,35 +93,16 @@ void run_l2_read(benchmark::State& state, const BenchmarkContext& context, const
   const unsigned long long wrong = MismatchCounter().count(stream.get(), [&](unsigned long long* counter) {
     GPUBENCH_CUDA_CHECK(kernels::count_l2_read_mismatches(args, grid, counter, stream.get()));
   });
-  if (wrong != 0) {
-    fail_benchmark(state, FailureKind::WrongResult, "verification failed: " + std::to_string(wrong) + " of " +
-                                                        std::to_string(threads) +
-                                                        " threads' XOR of what they loaded differs from the working set's");
-    return;
-  }
-
-  const std::size_t l2_bytes = static_cast<std::size_t>(device_attribute(cudaDevAttrL2CacheSize, device.index));
-  cudaDeviceProp props{};
-  GPUBENCH_CUDA_CHECK(cudaGetDeviceProperties(&props, device.index));
-  const L2Reference reference = l2_reference(props.name);
-  const std::size_t bytes_per_launch = l2_bytes_per_launch(threads, args.loads_per_thread);
-  FigureLabel label{"bandwidth", "GB/s", Better::Higher, device.index, {}};
-  label.params["working_set_bytes"] = std::to_string(working_set_bytes);
-  label.params["l2_bytes"] = std::to_string(l2_bytes);
-  label.params["fits_in_l2"] = fits_in_l2(working_set_bytes, l2_bytes) ? "yes" : "no";
-  label.params["working_set_over_l2"] = significant_digits(static_cast<double>(working_set_bytes) / l2_bytes, 3);
-  label.params["bytes_per_launch"] = std::to_string(bytes_per_launch);
-  label.params["launch"] = "grid" + std::to_string(grid) + "xblock" + std::to_string(kernels::kL2ReadBlock) +
-                           "xunroll" + std::to_string(kernels::kL2ReadUnroll) + " ld.global.cg.v4";
-  label.params["reference"] = reference.source;
-  report_figure(state, gigabytes_per_second(static_cast<double>(bytes_per_launch), state.iterations(), timed_seconds),
-                reference.gbps, label);
+  report_l2_read(state, device, working_set_bytes, wrong, threads, l2_bytes_per_launch(threads, args.loads_per_thread),
+                 "grid" + std::to_string(grid) + "xblock" + std::to_string(kernels::kL2ReadBlock) + "xunroll" +
+                     std::to_string(kernels::kL2ReadUnroll) + " ld.global.cg.v4",
+                 timed_seconds);
 }
 
 static_assert(kernels::kL2ChunkWords * kL2ChunkLoadBytes == kL2ChunkBytes, "the host's chunk is the kernel's");
 
 void run_l2_chunk_read(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& device,
-                 std::size_t working_set_bytes) {
+                       std::size_t working_set_bytes) {
   const std::optional<L2ChunkLayout> layout = l2_chunk_layout(working_set_bytes);
   if (!layout) {
     throw std::runtime_error("no chunked L2 read layout for a working set of " + std::to_string(working_set_bytes) +
@@ -116,30 +124,11 @@ void run_l2_chunk_read(benchmark::State& state, const BenchmarkContext& context,
   const unsigned long long wrong = MismatchCounter().count(stream.get(), [&](unsigned long long* counter) {
     GPUBENCH_CUDA_CHECK(kernels::count_l2_chunk_read_mismatches(args, counter, stream.get()));
   });
-  if (wrong != 0) {
-    fail_benchmark(state, FailureKind::WrongResult,
-                   "verification failed: " + std::to_string(wrong) + " of " + std::to_string(sink.count()) +
-                       " threads' XOR of what they loaded differs from the working set's");
-    return;
-  }
-
-  const std::size_t l2_bytes = static_cast<std::size_t>(device_attribute(cudaDevAttrL2CacheSize, device.index));
-  cudaDeviceProp props{};
-  GPUBENCH_CUDA_CHECK(cudaGetDeviceProperties(&props, device.index));
-  const L2Reference reference = l2_reference(props.name);
-  FigureLabel label{"bandwidth", "GB/s", Better::Higher, device.index, {}};
-  label.params["working_set_bytes"] = std::to_string(working_set_bytes);
-  label.params["l2_bytes"] = std::to_string(l2_bytes);
-  label.params["fits_in_l2"] = fits_in_l2(working_set_bytes, l2_bytes) ? "yes" : "no";
-  label.params["working_set_over_l2"] = significant_digits(static_cast<double>(working_set_bytes) / l2_bytes, 3);
-  label.params["bytes_per_launch"] = std::to_string(layout->bytes_per_launch);
-  label.params["launch"] = "grid" + std::to_string(layout->blocks) + "xblock" + std::to_string(kernels::kL2ChunkBlock) +
-                           ", " + std::to_string(layout->chunks) + " chunks of " + std::to_string(kL2ChunkBytes) +
-                           " bytes, ld.global.cg.v2";
-  label.params["reference"] = reference.source;
-  report_figure(state,
-                gigabytes_per_second(static_cast<double>(layout->bytes_per_launch), state.iterations(), timed_seconds),
-                reference.gbps, label);
+  report_l2_read(state, device, working_set_bytes, wrong, sink.count(), layout->bytes_per_launch,
+                 "grid" + std::to_string(layout->blocks) + "xblock" + std::to_string(kernels::kL2ChunkBlock) + ", " +
+                     std::to_string(layout->chunks) + " chunks of " + std::to_string(kL2ChunkBytes) +
+                     " bytes, ld.global.cg.v2",
+                 timed_seconds);
 }
 
 enum class SharedFigure { Total, PerSm };

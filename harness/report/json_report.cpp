@@ -61,7 +61,7 @@ nlohmann::json fleet_json(const FleetReport& report) {
                         {"reference", f.reference}, {"deviation", f.deviation}, {"unit", f.unit}, {"reason", f.reason}});
     if (f.gpu) findings.back()["gpu"] = *f.gpu;
   }
-  return {{"nodes", report.nodes}, {"hosts", report.hosts}, {"metrics_compared", report.metrics_compared}, {"outliers", findings}};
+  return {{"schema", "gpubench.fleet/1"}, {"nodes", report.nodes}, {"hosts", report.hosts}, {"metrics_compared", report.metrics_compared}, {"outliers", findings}};
 }
 
 nlohmann::json acceptance_json(const AcceptanceReport& report) {
@@ -122,7 +122,8 @@ nlohmann::json comparison_json(const Comparison& comparison) {
                     {"ratios", row.ratios},
                     {"against_first", against_first}});
   }
-  return {{"runs", runs},
+  return {{"schema", "gpubench.compare/1"},
+          {"runs", runs},
           {"rows", rows},
           {"not_shared", comparison.not_shared},
           {"noise_test",

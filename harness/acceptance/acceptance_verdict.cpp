@@ -55,10 +55,19 @@ void judge_dcgm(const DcgmEvidence& dcgm, std::map<int, std::map<std::string, St
   }
 }
 
+// What a stress load measured that a reader of the verdict wants to see even when it passed: the power reached,
+// each pulse period's bursts, the traffic over the links.
+bool is_stress_measurement(const StressFinding& f) {
+  return f.check == "power.target_reached" || f.check == "pulse.period" || f.check == "interconnect.traffic" ||
+         f.check == "interconnect.p2p_skipped";
+}
+
 }  // namespace
 
 AcceptanceReport judge_acceptance(const AcceptanceEvidence& evidence) {
   AcceptanceReport report;
+  report.level = evidence.level;
+  report.level_runs = evidence.level_runs;
   std::map<int, std::map<std::string, StageResult>> per_gpu;
   for (const GpuIdentity& gpu : evidence.gpus) {
     for (const char* stage : {"doctor", "performance", "stress"}) per_gpu[gpu.index][stage] = {stage, Grade::Pass, {}};
@@ -98,9 +107,10 @@ AcceptanceReport judge_acceptance(const AcceptanceEvidence& evidence) {
   }
   for (const GpuStressVerdict& v : evidence.stress) {
     if (!per_gpu.count(v.index)) continue;
+    const std::string load = v.mode == StressMode::Sustained ? "" : std::string(stress_mode_name(v.mode)) + " load: ";
     for (const StressFinding& f : v.findings) {
       const Grade verdict = grade_of_stress_finding(f);
-      if (verdict != Grade::Pass) worsen(per_gpu[v.index]["stress"], verdict, f.check + ": " + f.message);
+      if (verdict != Grade::Pass || is_stress_measurement(f)) worsen(per_gpu[v.index]["stress"], verdict, load + f.check + ": " + f.message);
     }
   }
   const std::vector<std::string> stage_order = {"doctor", "performance", "stress"};

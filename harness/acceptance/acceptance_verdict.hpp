@@ -3,8 +3,9 @@
 // findings, the quick suite checked against the baseline, a short stress run and, when asked for, NVIDIA DCGM's
 // diagnostic. A GPU fails when any stage fails it; the node fails when a GPU fails or a node-wide finding (a
 // critical doctor finding for no GPU in particular, a regression of a multi-GPU figure, a DCGM software test) fails
-// it. Each stage's findings count as their own vocabulary maps onto pass/warn/fail (grade_of). The report's
-// formats are harness/report/'s.
+// it. Each stage's findings count as their own vocabulary maps onto pass/warn/fail (grade_of). The stress stage
+// also lists, without judging them again, what the power and pulse loads and the copies under load measured. The
+// report's formats are harness/report/'s.
 #include <map>
 #include <optional>
 #include <string>
@@ -37,6 +38,8 @@ struct AcceptanceReport {
   std::vector<StageResult> node_stages;  // what belongs to the node as a whole
   std::vector<GpuAcceptance> gpus;
   std::string baseline;  // the baseline used, or why none was
+  std::string level;                    // quick, standard, long (acceptance_level.hpp)
+  std::vector<std::string> level_runs;  // what that level ran, as level_runs() says
 };
 
 // What `dcgmi diag` gave, when acceptance was asked to run it.
@@ -52,8 +55,10 @@ struct AcceptanceEvidence {
   std::vector<Finding> doctor;
   std::optional<CheckReport> check;  // empty when no baseline matched: performance is then a warning, for this reason:
   std::string baseline_note;
-  std::vector<GpuStressVerdict> stress;
+  std::vector<GpuStressVerdict> stress;  // every stress run's, each GPU once per run
   std::optional<DcgmEvidence> dcgm;  // empty unless --dcgm was given
+  std::string level;
+  std::vector<std::string> level_runs;
 };
 
 AcceptanceReport judge_acceptance(const AcceptanceEvidence& evidence);

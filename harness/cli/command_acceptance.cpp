@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "benchmarks/common/nvml_library.hpp"
+#include "harness/acceptance/acceptance_level.hpp"
 #include "harness/acceptance/acceptance_selection.hpp"
 #include "harness/acceptance/acceptance_verdict.hpp"
 #include "harness/acceptance/dcgm_run.hpp"
@@ -48,7 +49,11 @@ struct AcceptanceArguments {
   std::string filter = acceptance_filter(family_catalogue());
   std::string devices;
   std::string baseline;
-  std::string stress_duration = "30s";
+  std::string level = "quick";
+  std::string stress_duration;  // each empty: the level's
+  std::string power_duration;
+  std::string pulse_duration;
+  bool interconnect = false;
   ResultsDestination destination;
   std::string log_dir;
   bool json = false;                 // --json: the verdicts as JSON on stdout, instead of the table
@@ -69,6 +74,42 @@ void resolve_json_options(AcceptanceArguments& args, const CLI::Option& json_opt
   if (!args.json_file.empty()) throw UsageError("--json FILE is the old spelling of --json-file FILE: give one of them");
   std::cerr << "gpubench: acceptance: --json FILE is deprecated: use --json-file FILE (--json alone prints the JSON)\n";
   args.json_file = args.deprecated_json_file;
+}
+
+// The level, with what was given explicitly in place of its own: a duration, or 0 to leave that load out (the
+// sustained load always runs).
+AcceptanceLevel chosen_level(const AcceptanceArguments& args) {
+  AcceptanceLevel level = *acceptance_level(args.level);
+  const auto override_with = [](const std::string& text, const char* option, bool may_skip, std::chrono::seconds& run) {
+    if (text.empty()) return;
+    if (may_skip && text == "0") {
+      run = std::chrono::seconds(0);
+      return;
+    }
+    try {
+      run = parse_duration(text);
+    } catch (const std::invalid_argument& error) {
+      throw UsageError(std::string(option) + " " + error.what());
+    }
+  };
+  override_with(args.stress_duration, "--stress-duration", false, level.sustained);
+  override_with(args.power_duration, "--power-duration", true, level.power);
+  override_with(args.pulse_duration, "--pulse-duration", true, level.pulse);
+  level.interconnect = level.interconnect || args.interconnect;
+  return level;
+}
+
+// One stress load on every GPU tested; once stopped, no GPU is set up: each is recorded as never loaded, which the
+// stress rules fail.
+std::vector<GpuStressRecord> stress_stage(const StressOptions& options, const NvmlLibrary* nvml, const std::atomic<bool>& stop) {
+  if (!stop.load()) return run_stress(options, nvml, stop, {});
+  std::vector<GpuStressRecord> never_loaded;
+  for (int index : options.devices) {
+    never_loaded.emplace_back();
+    never_loaded.back().index = index;
+    never_loaded.back().mode = options.mode;
+  }
+  return never_loaded;
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -97,12 +138,7 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
     timing.stage_seconds[stage] = seconds_since(stage_began);
     stage_began = std::chrono::steady_clock::now();
   };
-  std::chrono::seconds stress_duration;
-  try {
-    stress_duration = parse_duration(args.stress_duration);
-  } catch (const std::invalid_argument& error) {
-    throw UsageError(std::string("--stress-duration ") + error.what());
-  }
+  const AcceptanceLevel level = chosen_level(args);
   std::optional<IdPattern> selected;
   try {
     selected.emplace(args.filter);
@@ -124,7 +160,10 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
   const std::vector<int> devices = selected_devices(args.devices, cuda.device_count);
 
   const std::string stages = args.dcgm_level > 0 ? "4" : "3";
-  std::cerr << "[1/" << stages << "] doctor\n";
+  const std::vector<std::string> runs = level_runs(level);
+  std::cerr << "gpubench acceptance, level " << level.name << ":";
+  for (std::size_t r = 0; r < runs.size(); ++r) std::cerr << (r == 0 ? " " : "; ") << runs[r];
+  std::cerr << "\n[1/" << stages << "] doctor\n";
   const NodeFacts facts = read_node_facts(nvml.get(), nvml_error, cuda, devices);
   std::vector<Finding> findings = judge_node_health(facts, {}, expected);
   end_stage("doctor");
@@ -167,29 +206,32 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
   }
 
   end_stage("performance");
-  std::cerr << "[3/" << stages << "] stress, " << stress_duration.count() << " s (" << std::to_string(static_cast<int>(seconds_since(started))) + " s" << ")\n";
-  StressOptions stress;
-  stress.duration = stress_duration;
-  stress.devices = devices;
-  // Once stopped, no GPU is set up for stress: each is recorded as never loaded, which the stress rules fail.
-  std::vector<GpuStressRecord> records;
-  if (state.stop->load()) {
-    for (int index : devices) {
-      GpuStressRecord never_loaded;
-      never_loaded.index = index;
-      records.push_back(never_loaded);
-    }
-  } else {
-    records = run_stress(stress, nvml.get(), *state.stop, {});
+  // The stress loads of the level, one after another, each judged on its own; their verdicts together are the
+  // stress stage's.
+  std::vector<std::pair<StressMode, std::chrono::seconds>> loads = {{StressMode::Sustained, level.sustained}};
+  if (level.power.count() > 0) loads.push_back({StressMode::Power, level.power});
+  if (level.pulse.count() > 0) loads.push_back({StressMode::Pulse, level.pulse});
+  StressLimits limits;
+  std::vector<GpuStressVerdict> verdicts;
+  for (const auto& [mode, duration] : loads) {
+    std::cerr << "[3/" << stages << "] stress, " << stress_mode_name(mode) << " load, " << duration.count() << " s ("
+              << static_cast<int>(seconds_since(started)) << " s)\n";
+    StressOptions stress;
+    stress.mode = mode;
+    stress.duration = duration;
+    stress.devices = devices;
+    stress.interconnect = level.interconnect && mode == StressMode::Sustained;
+    limits.power_target = stress.power_target;
+    const std::vector<GpuStressRecord> records = stress_stage(stress, nvml.get(), *state.stop);
+    const std::vector<GpuStressVerdict> judged = judge_stress(records, limits);
+    add_stress_to_document(records, judged, limits, static_cast<double>(duration.count()), document);
+    verdicts.insert(verdicts.end(), judged.begin(), judged.end());
   }
-  const StressLimits limits;
-  const std::vector<GpuStressVerdict> verdicts = judge_stress(records, limits);
   // The suite and stress loaded every link: PCIe errors that came meanwhile count against the GPU.
   NodeFacts after_load = facts;
   reread_pcie_errors(nvml.get(), after_load);
   const std::vector<Finding> growth = judge_pcie_error_growth(facts, after_load);
   findings.insert(findings.end(), growth.begin(), growth.end());
-  add_stress_to_document(records, verdicts, limits, static_cast<double>(stress_duration.count()), document);
   document.run.interrupted = state.stop->load();
   end_stage("stress");
   finish_results_document(document);
@@ -202,7 +244,7 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
     end_stage("dcgm");
   }
   const AcceptanceReport report =
-      judge_acceptance({gpu_identities(facts), findings, check, baseline_note, verdicts, std::move(dcgm)});
+      judge_acceptance({gpu_identities(facts), findings, check, baseline_note, verdicts, std::move(dcgm), level.name, runs});
   const nlohmann::json report_json = acceptance_json(report);
   if (!args.json_file.empty()) write_json_atomically(report_json, args.json_file);
   timing.seconds = seconds_since(started);
@@ -224,12 +266,21 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
 
 void add_acceptance_command(CLI::App& app, CommandState& state) {
   auto args = std::make_shared<AcceptanceArguments>();
-  CLI::App* acceptance = app.add_subcommand("acceptance", "accept a new node: doctor, quick suite against its baseline, short stress");
+  CLI::App* acceptance = app.add_subcommand("acceptance", "accept a new node: doctor, quick suite against its baseline, stress (--level)");
   acceptance->add_option("--devices", args->devices, "GPUs to test (default: all)")->check(kDeviceListSyntax);
   acceptance->add_option("--filter", args->filter, "which quick-suite benchmarks to run (regular expression; default: the acceptance set)")
       ->check(kFilterPattern);
   acceptance->add_option("--baseline", args->baseline, "baseline file or directory (default: the shipped baselines)");
-  acceptance->add_option("--stress-duration", args->stress_duration, "length of the stress stage")->capture_default_str();
+  acceptance->add_option("--level", args->level,
+                         "quick: sustained stress 30 s (about 1 min on two H200s); standard: sustained 2 min, power "
+                         "target 1 min, pulse 1 min (about 5 min); long: sustained 8 min with checked P2P and PCIe "
+                         "copies, power target 3 min, pulse 3 min (about 15 min). Doctor and the figures run at every level")
+      ->check(CLI::IsMember(acceptance_level_names()))
+      ->capture_default_str();
+  acceptance->add_option("--stress-duration", args->stress_duration, "length of the sustained stress load (default: the level's)");
+  acceptance->add_option("--power-duration", args->power_duration, "length of the power-target load, 0 to leave it out (default: the level's)");
+  acceptance->add_option("--pulse-duration", args->pulse_duration, "length of the pulse load, 0 to leave it out (default: the level's)");
+  acceptance->add_flag("--interconnect", args->interconnect, "checked P2P and PCIe copies beside the sustained load (the long level's)");
   add_results_destination_options(*acceptance, args->destination, "-acceptance");
   acceptance->add_option("--log-dir", args->log_dir, "where each family's raw output goes (default: OUTPUT.logs)");
   CLI::Option* json = acceptance->add_option("--json", args->deprecated_json_file,

@@ -24,6 +24,8 @@ namespace gpubench {
 namespace {
 
 struct StressArguments {
+  std::string mode = "sustained";
+  bool interconnect = false;
   std::string duration = "60s";
   std::string devices;
   ResultsDestination destination;
@@ -38,11 +40,15 @@ int stress_command(const StressArguments& args, const CommandState& state) {
   } catch (const std::invalid_argument& error) {
     throw UsageError(std::string("--duration ") + error.what());
   }
+  // The copies would fill the pulse load's idle halves, which are the point of it.
+  if (args.interconnect && args.mode == "pulse") throw UsageError("--interconnect runs with --mode sustained or power, not pulse");
   std::string nvml_error;
   const std::unique_ptr<NvmlLibrary> nvml = NvmlLibrary::load(&nvml_error);
   const CudaStatus cuda = probe_cuda();
   if (!cuda.error.empty()) throw NoGpuError(cuda.error);
   StressOptions options;
+  options.mode = *parse_stress_mode(args.mode);
+  options.interconnect = args.interconnect;
   options.duration = duration;
   options.inject_fault = args.inject_fault;
   options.devices = selected_devices(args.devices, cuda.device_count);
@@ -52,7 +58,7 @@ int stress_command(const StressArguments& args, const CommandState& state) {
   const std::string output = results_path(args.destination, document);
   const bool terminal = isatty(STDERR_FILENO) != 0;
   int lines = 0;
-  std::cerr << "gpubench stress: " << duration.count() << " s on GPU " << format_device_list(options.devices) << "\n";
+  std::cerr << "gpubench stress: " << stress_mode_name(options.mode) << " load, " << duration.count() << " s on GPU " << format_device_list(options.devices) << "\n";
   const std::vector<GpuStressRecord> records =
       run_stress(options, nvml.get(), *state.stop, [&](double elapsed, const std::vector<GpuStressRecord>& so_far) {
         if (terminal || static_cast<long>(elapsed) % 10 == 0) {
@@ -61,6 +67,7 @@ int stress_command(const StressArguments& args, const CommandState& state) {
       });
   StressLimits limits;
   limits.max_temperature_c = args.max_temperature_c;
+  limits.power_target = options.power_target;
   const std::vector<GpuStressVerdict> verdicts = judge_stress(records, limits);
   add_stress_to_document(records, verdicts, limits, static_cast<double>(duration.count()), document);
   document.run.interrupted = state.stop->load();
@@ -76,7 +83,15 @@ int stress_command(const StressArguments& args, const CommandState& state) {
 
 void add_stress_command(CLI::App& app, CommandState& state) {
   auto args = std::make_shared<StressArguments>();
-  CLI::App* stress = app.add_subcommand("stress", "burn-in: Tensor Core GEMM and memory test on every GPU, verified, with telemetry");
+  CLI::App* stress = app.add_subcommand("stress", "burn-in: Tensor Core GEMM and memory test, power target or pulse load on every GPU, verified, with telemetry");
+  // One load a run, each with its rules: acceptance's levels chain them, and a results document keeps one per run.
+  stress->add_option("--mode", args->mode,
+                     "the load: sustained (GEMM and memory test), power (GEMM held at the power limit, judged on reaching "
+                     "it), pulse (full load and idle alternating at 10 ms, 100 ms and 1 s periods)")
+      ->check(CLI::IsMember(stress_mode_names()))
+      ->capture_default_str();
+  stress->add_flag("--interconnect", args->interconnect,
+                   "also copy over P2P (NVLink) and PCIe beside the load, every copy checked (sustained and power)");
   stress->add_option("--duration", args->duration, "how long: 90s, 10m, 1h30m, 1d")->capture_default_str();
   stress->add_option("--devices", args->devices, "GPUs to use, e.g. 0,1 (default: all)")->check(kDeviceListSyntax);
   add_results_destination_options(*stress, args->destination, "-stress");

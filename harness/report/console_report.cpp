@@ -126,7 +126,12 @@ void print_acceptance(const AcceptanceReport& report, std::ostream& out) {
     out << "  " << scope << "  " << s.stage << ": " << (s.skipped ? "skipped" : to_string(s.verdict)) << "\n";
     for (const std::string& r : s.reasons) out << "      " << r << "\n";
   };
-  out << "\nAcceptance\n";
+  out << "\nAcceptance";
+  if (!report.level.empty()) {
+    out << ", level " << report.level << ":";
+    for (std::size_t r = 0; r < report.level_runs.size(); ++r) out << (r == 0 ? " " : "; ") << report.level_runs[r];
+  }
+  out << "\n";
   for (const StageResult& s : report.node_stages) print_stage("node", s);
   for (const GpuAcceptance& gpu : report.gpus) {
     const std::string name = "GPU " + std::to_string(gpu.gpu.index);

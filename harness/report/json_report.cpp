@@ -80,6 +80,7 @@ nlohmann::json acceptance_json(const AcceptanceReport& report) {
   nlohmann::json node = nlohmann::json::array();
   for (const StageResult& s : report.node_stages) node.push_back(stage_json(s));
   return {{"schema", "gpubench.acceptance/1"}, {"node_verdict", to_string(report.node_verdict)}, {"baseline", report.baseline},
+          {"level", {{"name", report.level}, {"runs", report.level_runs}}},
           {"node", node},                      {"gpus", gpus}};
 }
 

@@ -9,7 +9,8 @@ void draw_stress_progress(std::ostream& out, double elapsed_s, double duration_s
   if (terminal && lines_drawn > 0) out << "\033[" << lines_drawn << "F";  // back to the first line of the block
   lines_drawn = 0;
   for (const GpuStressRecord& gpu : gpus) {
-    const double tflops = gpu.windows.empty() ? 0 : gpu.windows.back().tflops;
+    // The pulse load's bursts, once it pulses; before that (and under the other loads) the last window.
+    const double tflops = !gpu.bursts.empty() ? gpu.bursts.back().tflops : gpu.windows.empty() ? 0 : gpu.windows.back().tflops;
     const StressSample* last = gpu.telemetry.empty() ? nullptr : &gpu.telemetry.back();
     out << (terminal ? "\033[K" : "") << "GPU " << gpu.index << "  " << format_number(elapsed_s, 0) << "/"
         << format_number(duration_s, 0) << " s  " << format_number(tflops, 1) << " TFLOP/s  "

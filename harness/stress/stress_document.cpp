@@ -19,6 +19,56 @@ json telemetry_series(const std::vector<StressSample>& samples) {
           {"samples", rows}};
 }
 
+// What each mode ran, for the section's "load".
+std::string load_text(StressMode mode) {
+  switch (mode) {
+    case StressMode::Sustained:
+      return "BF16 GEMM 8192^3 (cuBLAS, FP32 accumulate), each result compared with the first; memory test patterns "
+             "walking ones, walking zeros, random, address-in-address and moving inversions between windows, over all "
+             "free memory less a 512 MiB reserve";
+    case StressMode::Power:
+      return "BF16 GEMM 8192^3 (cuBLAS, FP32 accumulate), each result compared with the first, on 1 to 3 streams at "
+             "once (a stream added in the warm-up while the GPU draws under its power target); judged on the median "
+             "power after the warm-up against NVML's enforced power limit";
+    case StressMode::Pulse:
+      return "BF16 GEMM 8192^3 (cuBLAS, FP32 accumulate), each result compared with the first: 3 s at full load, then "
+             "full load and idle alternating (50 % duty) at 10 ms, 100 ms and 1 s periods, an equal share of the run "
+             "each; every burst timed on the GPU against the full-load throughput";
+  }
+  return "";
+}
+
+json interconnect_json(const InterconnectRecord& links) {
+  return {{"p2p_peer", links.p2p_peer},         {"p2p_skipped", links.p2p_skipped},   {"p2p_copies", links.p2p_copies},
+          {"p2p_mismatches", links.p2p_mismatches}, {"p2p_bytes", links.p2p_bytes},   {"pcie_copies", links.pcie_copies},
+          {"pcie_mismatches", links.pcie_mismatches}, {"pcie_bytes", links.pcie_bytes}, {"seconds", links.seconds},
+          {"error", links.error}};
+}
+
+json power_json(const GpuStressRecord& gpu, const PowerTargetResult& power, const StressLimits& limits) {
+  json steps = json::array();
+  for (const PowerLoadStep& step : gpu.load_steps) steps.push_back({{"t_s", step.t}, {"lanes", step.lanes}});
+  return {{"judged", power.judged},
+          {"reached", power.reached},
+          {"target_fraction", limits.power_target},
+          {"limit_w", power.limit_w},
+          {"median_w", power.median_w},
+          {"median_sm_clock_mhz", power.median_sm_clock_mhz},
+          {"max_sm_clock_mhz", gpu.max_sm_clock_mhz},
+          {"max_temperature_c", power.max_temperature_c},
+          {"clock_event_reasons", clock_event_names(power.clock_event_reasons)},
+          {"load_steps", steps}};
+}
+
+json pulse_json(const PulseResult& pulse) {
+  json periods = json::array();
+  for (const PulsePeriodResult& p : pulse.periods) {
+    periods.push_back({{"period_ms", p.period_ms}, {"bursts", p.bursts}, {"collapsed", p.collapsed},
+                       {"median_tflops", p.median_tflops}, {"slowest_tflops", p.slowest_tflops}});
+  }
+  return {{"steady_tflops", pulse.steady_tflops}, {"periods", periods}};
+}
+
 }  // namespace
 
 void add_stress_to_document(const std::vector<GpuStressRecord>& gpus, const std::vector<GpuStressVerdict>& verdicts,
@@ -52,10 +102,18 @@ void add_stress_to_document(const std::vector<GpuStressRecord>& gpus, const std:
                        {"memtest_error_samples", gpu.memtest_error_samples},
                        {"xid_events", gpu.xid_events},
                        {"worker_error", gpu.worker_error},
+                       {"power_limit_w", gpu.power_limit_w},
+                       {"memtest_bytes", gpu.memtest_bytes},
                        {"windows", windows},
                        {"telemetry", telemetry_series(gpu.telemetry)}});
-    const std::string benchmark = "stress/gemm_bf16/8192/gpu" + std::to_string(gpu.index);
-    if (!rates.empty()) {
+    if (gpu.interconnect.ran) per_gpu.back()["interconnect"] = interconnect_json(gpu.interconnect);
+    if (gpu.mode == StressMode::Power) per_gpu.back()["power"] = power_json(gpu, v.power, limits);
+    if (gpu.mode == StressMode::Pulse) per_gpu.back()["pulse"] = pulse_json(v.pulse);
+    // The sustained load's figure keeps the id it always had; the power load's is its own. The pulse load's
+    // windows are only its warm-up: no figure.
+    const std::string prefix = gpu.mode == StressMode::Sustained ? "stress" : std::string("stress/") + stress_mode_name(gpu.mode);
+    const std::string benchmark = prefix + "/gemm_bf16/8192/gpu" + std::to_string(gpu.index);
+    if (!rates.empty() && gpu.mode != StressMode::Pulse) {
       Metric m;
       m.id = benchmark + "/tflops";
       m.benchmark = benchmark;
@@ -74,18 +132,25 @@ void add_stress_to_document(const std::vector<GpuStressRecord>& gpus, const std:
     }
     for (const StressFinding& f : v.findings) {
       if (f.severity != "fail") continue;
-      document.failures.push_back({"stress/gpu" + std::to_string(gpu.index), "stress", FailureKind::StressFinding,
+      document.failures.push_back({prefix + "/gpu" + std::to_string(gpu.index), "stress", FailureKind::StressFinding,
                                    f.check + ": " + f.message, advice_for_failure(FailureKind::StressFinding)});
     }
   }
-  document.stress = {{"duration_s", duration_s},
-                     {"limits", {{"max_temperature_c", limits.max_temperature_c}, {"drift", limits.drift}, {"sibling", limits.sibling},
-                                 {"warmup_s", limits.warmup_s}}},
-                     {"load", "BF16 GEMM 8192^3 (cuBLAS, FP32 accumulate), each result compared with the first; memory "
-                              "test patterns walking ones, walking zeros, random, address-in-address and moving inversions between "
-                              "windows"},
-                     {"node_verdict", to_string(node_verdict(verdicts))},
-                     {"gpus", per_gpu}};
+  const StressMode mode = gpus.empty() ? StressMode::Sustained : gpus.front().mode;
+  json section = {{"mode", stress_mode_name(mode)},
+                  {"duration_s", duration_s},
+                  {"limits", {{"max_temperature_c", limits.max_temperature_c}, {"drift", limits.drift}, {"sibling", limits.sibling},
+                              {"warmup_s", limits.warmup_s}, {"power_target", limits.power_target},
+                              {"full_clock", limits.full_clock}, {"collapse", limits.collapse},
+                              {"collapse_share", limits.collapse_share}, {"tail_s", limits.tail_s}}},
+                  {"load", load_text(mode)},
+                  {"node_verdict", to_string(node_verdict(verdicts))},
+                  {"gpus", per_gpu}};
+  if (document.stress.is_null()) {
+    document.stress = std::move(section);
+  } else {
+    document.stress["phases"].push_back(std::move(section));
+  }
 }
 
 }  // namespace gpubench

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "harness/results/statistics.hpp"
+#include "harness/stress/clock_collapse_rules.hpp"
 
 namespace gpubench {
 namespace {
@@ -18,6 +19,27 @@ std::string format(const char* pattern, double a, double b = 0, double c = 0) {
 
 void add(GpuStressVerdict& v, const char* check, const char* severity, std::string message) {
   v.findings.push_back({check, severity, std::move(message)});
+}
+
+void judge_interconnect(const InterconnectRecord& links, GpuStressVerdict& v) {
+  if (!links.ran) return;
+  if (!links.error.empty()) add(v, "interconnect.failed", "fail", "a copy under load failed: " + links.error);
+  if (links.p2p_mismatches > 0) {
+    add(v, "corruption.p2p", "fail",
+        std::to_string(links.p2p_mismatches) + " of " + std::to_string(links.p2p_copies) + " copies from GPU " +
+            std::to_string(links.p2p_peer) + " over P2P arrived different from what was sent: check the NVLink or PCIe path");
+  }
+  if (links.pcie_mismatches > 0) {
+    add(v, "corruption.pcie", "fail",
+        std::to_string(links.pcie_mismatches) + " of " + std::to_string(links.pcie_copies) +
+            " copies between host and GPU arrived different from what was sent: check the PCIe link");
+  }
+  if (!links.p2p_skipped.empty()) add(v, "interconnect.p2p_skipped", "info", "no P2P traffic: " + links.p2p_skipped);
+  if (links.seconds > 0) {
+    add(v, "interconnect.traffic", "info",
+        format("%.0f GB over P2P and %.0f GB over PCIe in %.0f s, every copy checked", links.p2p_bytes / 1e9,
+               links.pcie_bytes / 1e9, links.seconds));
+  }
 }
 
 void judge_errors(const GpuStressRecord& gpu, GpuStressVerdict& v) {
@@ -38,6 +60,7 @@ void judge_errors(const GpuStressRecord& gpu, GpuStressVerdict& v) {
         std::to_string(gpu.memtest_errors) + " memory words read back wrong over " + std::to_string(gpu.memtest_passes) +
             " passes; first: " + gpu.first_memtest_error);
   }
+  judge_interconnect(gpu.interconnect, v);
   for (const std::string& xid : gpu.xid_events) add(v, "xid", "fail", "critical Xid event: " + xid);
   if (gpu.telemetry.size() >= 2) {
     const StressSample& first = gpu.telemetry.front();
@@ -110,7 +133,13 @@ std::vector<GpuStressVerdict> judge_stress(const std::vector<GpuStressRecord>& g
     best = std::max(best, v.median_tflops);
     judge_errors(gpu, v);
     judge_telemetry(gpu, limits, v);
-    judge_drift(gpu, limits, v);
+    v.mode = gpu.mode;
+    if (gpu.mode != StressMode::Pulse) {
+      judge_drift(gpu, limits, v);
+      judge_clock_collapse(gpu, limits, v.findings);
+    }
+    if (gpu.mode == StressMode::Power) v.power = judge_power_target(gpu, limits, v.findings);
+    if (gpu.mode == StressMode::Pulse) v.pulse = judge_pulse(gpu, kPulsePeriodsMs, limits, v.findings);
     verdicts.push_back(std::move(v));
   }
   for (GpuStressVerdict& v : verdicts) {

@@ -1,7 +1,8 @@
 #pragma once
-// `gpubench stress`: every selected GPU at once, each under a sustained BF16 Tensor Core GEMM load with a
-// memory test over most of its free memory between GEMM windows; results verified throughout; NVML
-// telemetry once a second. Produces one GpuStressRecord per GPU for the verdict rules.
+// `gpubench stress`: every selected GPU at once, each under one load (stress_mode.hpp) with every GEMM result
+// verified, optionally with checked copies over its links (interconnect_load.hpp); NVML telemetry and critical
+// Xid events once a second. NVML is only read: power limits, clocks and modes stay as they are. Produces one
+// GpuStressRecord per GPU for the verdict rules.
 #include <atomic>
 #include <chrono>
 #include <functional>
@@ -15,10 +16,15 @@ namespace gpubench {
 class NvmlLibrary;
 
 struct StressOptions {
+  StressMode mode = StressMode::Sustained;
   std::chrono::seconds duration{60};
   std::vector<int> devices;
-  double memory_fraction = 0.85;  // of free memory for the memory test, after the GEMM buffers
   std::chrono::milliseconds window{5000};  // GEMM throughput is reported per window
+  bool interconnect = false;               // P2P and PCIe copies, checked, beside the load
+  // The power load tunes itself during the warm-up, adding a GEMM lane while the GPU draws under this fraction of
+  // its enforced power limit (the rules judge against the same fraction: StressLimits::power_target).
+  double power_target = 0.90;
+  std::chrono::seconds warmup{10};
   std::string inject_fault;  // test-only: "gemm" flips one bit in one GEMM result, "memory" one memory word
 };
 

@@ -197,6 +197,37 @@ TEST(Cli, AcceptanceDcgmLevelIsOneToFour) {
   EXPECT_EQ(run({GPUBENCH_BINARY, "acceptance", "--dcgm", "1"}, kNoGpu).exit_code, 3) << "a good level: on to the GPU";
 }
 
+TEST(Cli, AcceptanceLevelsAndTheirOverrides) {
+  const Outcome bad_level = run({GPUBENCH_BINARY, "acceptance", "--level", "thorough"}, kNoGpu);
+  EXPECT_EQ(bad_level.exit_code, 2) << bad_level.err;
+  EXPECT_NE(bad_level.err.find("--level"), std::string::npos) << bad_level.err;
+  for (const char* option : {"--stress-duration", "--power-duration", "--pulse-duration"}) {
+    const Outcome bad = run({GPUBENCH_BINARY, "acceptance", option, "soon"}, kNoGpu);
+    EXPECT_EQ(bad.exit_code, 2) << option << ": " << bad.err;
+    EXPECT_NE(bad.err.find(option), std::string::npos) << bad.err;
+  }
+  const Outcome no_sustained = run({GPUBENCH_BINARY, "acceptance", "--stress-duration", "0"}, kNoGpu);
+  EXPECT_EQ(no_sustained.exit_code, 2) << "the sustained load always runs: " << no_sustained.err;
+  for (const char* level : {"quick", "standard", "long"}) {
+    const Outcome good = run({GPUBENCH_BINARY, "acceptance", "--level", level, "--power-duration", "0", "--pulse-duration", "90s",
+                              "--interconnect"}, kNoGpu);
+    EXPECT_EQ(good.exit_code, 3) << level << ": a good level: on to the GPU: " << good.err;
+  }
+}
+
+TEST(Cli, StressModesAndTheInterconnect) {
+  const Outcome bad_mode = run({GPUBENCH_BINARY, "stress", "--mode", "thermal"}, kNoGpu);
+  EXPECT_EQ(bad_mode.exit_code, 2) << bad_mode.err;
+  EXPECT_NE(bad_mode.err.find("--mode"), std::string::npos) << bad_mode.err;
+  const Outcome pulse_copies = run({GPUBENCH_BINARY, "stress", "--mode", "pulse", "--interconnect"}, kNoGpu);
+  EXPECT_EQ(pulse_copies.exit_code, 2) << pulse_copies.err;
+  EXPECT_NE(pulse_copies.err.find("--interconnect"), std::string::npos) << pulse_copies.err;
+  for (const char* mode : {"sustained", "power", "pulse"}) {
+    EXPECT_EQ(run({GPUBENCH_BINARY, "stress", "--mode", mode}, kNoGpu).exit_code, 3) << mode << ": on to the GPU";
+  }
+  EXPECT_EQ(run({GPUBENCH_BINARY, "stress", "--mode", "power", "--interconnect"}, kNoGpu).exit_code, 3);
+}
+
 TEST(Cli, MicroIsAPlainGoogleBenchmarkExecutableThatSkipsWithoutAGpu) {
   const std::string out = "/tmp/gpubench-micro-test-" + std::to_string(getpid()) + ".json";
   const Outcome outcome = run({GPUBENCH_MICRO_BINARY, "--benchmark_filter=memory/triad", "--benchmark_out=" + out,

@@ -112,5 +112,32 @@ TEST(Acceptance, EachGpusVerdictNamesTheGpuInJsonConsoleAndJunit) {
   EXPECT_EQ(junit.str().find("acceptance.node1.node\" name=\"doctor\" time=\"0.000\">\n      <properties>"), std::string::npos) << "the node has none";
 }
 
+// The standard level's three stress runs count together in the stress stage: a failure of any fails the GPU, named
+// with its load; what the power and pulse loads measured is listed even when they pass; the level and what it ran
+// are in the console and JSON reports.
+TEST(Acceptance, EveryStressLoadOfTheLevelCountsAndSaysWhatItMeasured) {
+  GpuStressVerdict sustained{0, Grade::Pass, 780, 65, 690, {}};
+  GpuStressVerdict power{0, Grade::Pass, 770, 70, 700, {{"power.target_reached", "info", "reached its power limit: median 695 W of 700 W"}}};
+  power.mode = StressMode::Power;
+  GpuStressVerdict pulse{0, Grade::Fail, 700, 66, 700, {{"pulse.clock_collapse", "fail", "10 ms period: 4 bursts collapsed"}}};
+  pulse.mode = StressMode::Pulse;
+  const std::vector<std::string> runs = {"doctor", "acceptance figures against the baseline", "sustained stress 120 s",
+                                         "power target 60 s", "pulse 60 s (10 ms, 100 ms and 1 s periods)"};
+  const AcceptanceReport r = judge_acceptance({gpus({0}), {}, check_with({}), "", {sustained, power, pulse}, std::nullopt, "standard", runs});
+  const StageResult& stress = r.gpus[0].stages[2];
+  EXPECT_EQ(stress.stage, "stress");
+  EXPECT_EQ(stress.verdict, Grade::Fail);
+  ASSERT_EQ(stress.reasons.size(), 2u);
+  EXPECT_EQ(stress.reasons[0], "power load: power.target_reached: reached its power limit: median 695 W of 700 W");
+  EXPECT_EQ(stress.reasons[1], "pulse load: pulse.clock_collapse: 10 ms period: 4 bursts collapsed");
+  std::ostringstream console;
+  print_acceptance(r, console);
+  EXPECT_NE(console.str().find("Acceptance, level standard: doctor; acceptance figures against the baseline; sustained stress 120 s"),
+            std::string::npos) << console.str();
+  const nlohmann::json json = acceptance_json(r);
+  EXPECT_EQ(json["level"]["name"], "standard");
+  EXPECT_EQ(json["level"]["runs"].size(), 5u);
+}
+
 }  // namespace
 }  // namespace gpubench

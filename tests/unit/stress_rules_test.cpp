@@ -135,5 +135,26 @@ TEST(StressRules, CorruptionEccAndXidFail) {
   for (const auto& verdict : v) EXPECT_EQ(verdict.verdict, Grade::Fail);
 }
 
+TEST(StressRules, CopiesUnderLoadThatArriveWrongOrFailAreCaughtAndASkipSaysWhy) {
+  GpuStressRecord p2p = healthy(0);
+  p2p.interconnect = {true, 1, "", 400, 1, 400.0 * (256 << 20), 200, 0, 200.0 * (256 << 20), 60, ""};
+  GpuStressRecord pcie = healthy(1);
+  pcie.interconnect = {true, 0, "", 400, 0, 400.0 * (256 << 20), 200, 2, 200.0 * (256 << 20), 60, ""};
+  GpuStressRecord failed = healthy(2);
+  failed.interconnect.ran = true;
+  failed.interconnect.error = "cudaMemcpyPeerAsync failed: cudaErrorLaunchFailure";
+  GpuStressRecord alone = healthy(3);
+  alone.interconnect = {true, -1, "one GPU in the run, no peer to copy from", 0, 0, 0, 200, 0, 200.0 * (256 << 20), 60, ""};
+  const auto v = judge_stress({p2p, pcie, failed, alone}, {});
+  EXPECT_TRUE(has(v[0], "corruption.p2p", "fail"));
+  EXPECT_NE(v[0].findings[0].message.find("1 of 400 copies from GPU 1"), std::string::npos) << v[0].findings[0].message;
+  EXPECT_TRUE(has(v[1], "corruption.pcie", "fail"));
+  EXPECT_TRUE(has(v[2], "interconnect.failed", "fail"));
+  EXPECT_EQ(v[3].verdict, Grade::Pass);
+  EXPECT_TRUE(has(v[3], "interconnect.p2p_skipped", "info"));
+  EXPECT_TRUE(has(v[3], "interconnect.traffic", "info"));
+  EXPECT_FALSE(has(judge_stress({healthy(0)}, {})[0], "interconnect.traffic", "info")) << "no copies asked for, none reported";
+}
+
 }  // namespace
 }  // namespace gpubench

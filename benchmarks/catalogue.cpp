@@ -30,8 +30,8 @@ const std::vector<FamilyVariant> kOneVariant = {FamilyVariant{}};
 // Columns: name, description, in the quick suite, quick and full repetitions, timeout per variant, variants,
 // tolerance, tolerance of small figures, acceptance figures. Acceptance takes the quick suite's figures that
 // decide whether a node is fit in minutes, not the quarter of an hour the whole quick suite takes on a multi-GPU
-// node: every memory figure, the large GEMMs, 1 GiB host copies, graph launch, the NVLink pair figures and a
-// 1 GiB all-reduce with NCCL's own choice.
+// node: every memory figure, the large GEMMs, 1 GiB host copies, graph launch, the NVLink pair figures, every
+// peer copying into each GPU at once (copy engines) and a 1 GiB all-reduce with NCCL's own choice.
 const std::vector<FamilySpec>& family_catalogue() {
   static const std::vector<FamilySpec> families = {
       // HBM bandwidth: within 1 % run to run on a healthy GPU.
@@ -44,17 +44,21 @@ const std::vector<FamilySpec>& family_catalogue() {
        true, 3, 5, std::chrono::seconds(1800), kOneVariant, 0.05, std::nullopt,
        {"(bf16|fp8_e4m3|tf32|fp32)/8192x", "tensor_core_speedup/"}},
       // The full suite takes about 6 min a GPU.
-      {"pcie", "host<->device copies over PCIe: pinned and pageable, each way and both at once, 4 KiB to 1 GiB",
+      {"pcie", "host<->device copies over PCIe: pinned and pageable, each way and both at once, 4 KiB to 1 GiB; each "
+               "GPU's rate while every GPU copies (nvbandwidth's host_to_all, all_to_host; full suite)",
        true, 3, 5, std::chrono::seconds(3600), kOneVariant, 0.05, 0.15,
        {"(h2d|d2h|bidirectional_h2d|bidirectional_d2h)/pinned/1GiB/"}},
       {"launch", "CUDA Graph replay against plain launches of N tiny kernels; launch-to-start latency",
        true, 3, 5, std::chrono::seconds(300), kOneVariant, 0.05, 0.15, {"graph_speedup/100/"}},
       {"sync", "sync-heavy against sync-light: redundant __syncthreads(), per-launch host syncs, event waits",
        true, 3, 5, std::chrono::seconds(300), kOneVariant, 0.05, 0.15, {}},
-      // 26 benchmarks per ordered pair in the full suite.
+      // 26 benchmarks per ordered pair in the full suite, and four concurrent patterns per GPU (two in the quick
+      // suite: estimated at about a second each a GPU on two GPUs, not yet timed on one).
       {"p2p", "GPU-to-GPU copies over NVLink/PCIe for every ordered pair: copy engines, SM loads/stores, staged "
-              "through the host, remote-access latency",
-       true, 3, 5, std::chrono::seconds(1800), kOneVariant, 0.05, 0.15, {"(ce_unidir|ce_bidir)/1GiB/", "latency/"}},
+              "through the host, remote-access latency; per GPU, all peers into it and it into all peers at once "
+              "(nvbandwidth's all_to_one, one_to_all)",
+       true, 3, 5, std::chrono::seconds(1800), kOneVariant, 0.05, 0.15,
+       {"(ce_unidir|ce_bidir)/1GiB/", "latency/", "ce_all_to_one/"}},
       // Timeout per variant. The full all-reduce sweep took ~550 s a variant on two H200s. The full suite now
       // registers six times as many benchmarks where NCCL chooses (plus the graph timings) and five times as many
       // where Ring is forced; where Tree is, NCCL is expected to refuse the other collectives at once. Not yet

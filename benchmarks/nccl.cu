@@ -8,7 +8,7 @@
 // combination, nccl/collective_sweep.hpp says which collectives each runs); each benchmark records the combination
 // NCCL reports it used, and a combination NCCL refuses for a collective is a skip with NCCL's reason.
 // Where NCCL chooses, the full suite also times small calls with the host's clock, plain and replayed from CUDA
-// Graphs they were captured into (time per call). gpubench-mpi runs the all-reduce sweep with one process per GPU
+// Graphs they were captured into (time per call). gpubench-mpi runs the same busbw sweep with one process per GPU
 // (harness/mpi/, measuring with benchmarks/nccl_mpi/).
 #include <memory>
 #include <optional>
@@ -68,9 +68,7 @@ NcclCommunicators* usable_communicators(benchmark::State& state, NcclSession& se
 std::optional<CallShape> usable_shape(benchmark::State& state, const CollectiveSpec& spec, std::size_t bytes, int ranks) {
   const CallShape shape = call_shape(spec, bytes, ranks);
   if (shape.block > 0) return shape;
-  skip_benchmark(state, size_name(bytes) + " holds fewer floats than the " + std::to_string(ranks) + " blocks " +
-                            std::string(collective_id_name(spec.kind)) + " splits it into among " +
-                            std::to_string(ranks) + " ranks");
+  skip_benchmark(state, too_small_reason(spec, bytes, ranks));
   return std::nullopt;
 }
 

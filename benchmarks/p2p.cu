@@ -2,6 +2,8 @@
 // (cudaMemcpyPeerAsync) and both ways at once, SM stores into B's memory and SM loads from A's, a copy staged
 // through pinned host memory for contrast, and the latency of one remote load, by pointer chase. Every variant
 // but the staged copy runs with peer access enabled for its whole scope (run_with_peer_access, at registration).
+// Per GPU, nvbandwidth's concurrent patterns (p2p/copy_patterns.hpp): every peer copying into it at once (all to
+// one) and it copying into every peer at once (one to all), by copy engines and by SMs, as one aggregate figure.
 //
 // Bandwidth: each round's work waits behind a gate (kernels/gate.cuh) on every GPU taking part, all released
 // by one host flag, so the time the host takes to enqueue is never timed and both directions of a
@@ -13,8 +15,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
-#include <initializer_list>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <random>
@@ -31,7 +33,6 @@
 #include "benchmarks/common/gated_rounds.hpp"
 #include "benchmarks/common/host_affinity.hpp"
 #include "benchmarks/common/l2_eviction.hpp"
-#include "benchmarks/common/mismatch_counter.hpp"
 #include "benchmarks/common/pcie_link.hpp"
 #include "benchmarks/common/peer_access.hpp"
 #include "benchmarks/common/pinned_host_pool.hpp"
@@ -43,9 +44,11 @@
 #include "benchmarks/common/timed_loop.hpp"
 #include "benchmarks/common/topology.hpp"
 #include "benchmarks/common/transfer_sizes.hpp"
+#include "benchmarks/p2p/copy_patterns.hpp"
+#include "benchmarks/p2p/pattern_copies.hpp"
+#include "benchmarks/p2p/peer_transfer.hpp"
 #include "kernels/latency.cuh"
 #include "kernels/p2p_copy.cuh"
-#include "kernels/random_fill.cuh"
 
 namespace gpubench {
 namespace {
@@ -60,14 +63,6 @@ constexpr int kLocalLaps = 3;
 std::vector<std::size_t> transfer_sizes(Suite suite) {
   if (suite == Suite::Quick) return {16 * kMiB, kGiB};
   return {64 * kKiB, kMiB, 16 * kMiB, 256 * kMiB, kGiB};
-}
-
-std::string gpu_name(int index) { return "gpu" + std::to_string(index); }
-
-template <class T>
-DeviceBuffer<T> allocate_on(int device, std::size_t count) {
-  GPUBENCH_CUDA_CHECK(cudaSetDevice(device));
-  return DeviceBuffer<T>(count);
 }
 
 // How A and B are connected, as NVML names it (NV18, PIX, SYS, ...) where NVML can tell, else CUDA's P2P
@@ -97,60 +92,6 @@ void add_pair_params(std::map<std::string, std::string>& params, const Benchmark
   }
 }
 
-// One direction of a transfer: the source on the sending GPU; on the receiving GPU the destination and the
-// bytes it must end up holding, generated there from the source's seed.
-class Transfer {
- public:
-  Transfer(int from, int to, std::size_t bytes, std::uint64_t seed)
-      : from_(from),
-        to_(to),
-        seed_(seed),
-        source_(allocate_on<unsigned char>(from, bytes)),
-        destination_(allocate_on<unsigned char>(to, bytes)),
-        expected_(allocate_on<unsigned char>(to, bytes)) {
-    GPUBENCH_CUDA_CHECK(cudaSetDevice(from));
-    GPUBENCH_CUDA_CHECK(kernels::fill_random_bytes(source_.get(), bytes, seed, nullptr));
-    GPUBENCH_CUDA_CHECK(cudaDeviceSynchronize());
-    GPUBENCH_CUDA_CHECK(cudaSetDevice(to));
-    GPUBENCH_CUDA_CHECK(kernels::fill_random_bytes(expected_.get(), bytes, seed, nullptr));
-    poison();
-  }
-
-  int from() const { return from_; }
-  int to() const { return to_; }
-  std::size_t bytes() const { return source_.bytes(); }
-  const unsigned char* source() const { return source_.get(); }
-  unsigned char* destination() const { return destination_.get(); }
-
-  // Refills the destination with other random bytes: whatever the copies leave unwritten then differs.
-  void poison() {
-    GPUBENCH_CUDA_CHECK(cudaSetDevice(to_));
-    GPUBENCH_CUDA_CHECK(kernels::fill_random_bytes(destination_.get(), bytes(), ~seed_, nullptr));
-    GPUBENCH_CUDA_CHECK(cudaDeviceSynchronize());
-  }
-
-  // Differing 8-byte words (and tail bytes) between the destination and what it must hold, counted on the
-  // receiving GPU. Call with no copy in flight.
-  unsigned long long count_mismatches() const {
-    GPUBENCH_CUDA_CHECK(cudaSetDevice(to_));
-    return mismatches_.differing_words(destination_.get(), expected_.get(), bytes(), nullptr);
-  }
-
-  std::string mismatch_reason(unsigned long long wrong, const std::string& how) const {
-    return "verification failed: " + std::to_string(wrong) + " differing 8-byte words in " + std::to_string(bytes()) +
-           " bytes copied " + gpu_name(from_) + "->" + gpu_name(to_) + " by " + how;
-  }
-
- private:
-  int from_;
-  int to_;
-  std::uint64_t seed_;
-  DeviceBuffer<unsigned char> source_;
-  DeviceBuffer<unsigned char> destination_;
-  DeviceBuffer<unsigned char> expected_;
-  MismatchCounter mismatches_;  // on the receiving GPU, which expected_'s allocation left current
-};
-
 // Puts `batch` copies, each enqueued by `copy`, behind the gate on `lane`.
 void enqueue_batch(CopyGate& gate, GatedLane& lane, std::size_t batch, const std::function<void()>& copy) {
   lane.begin(gate);
@@ -161,9 +102,9 @@ void enqueue_batch(CopyGate& gate, GatedLane& lane, std::size_t batch, const std
 // One untimed warm-up round, then the destinations poisoned again (so what is verified afterwards was written
 // by timed rounds), then one round per iteration.
 RoundTimes time_after_warm_up(benchmark::State& state, const GatedRounds& rounds,
-                              std::initializer_list<Transfer*> transfers) {
+                              const std::vector<PeerTransfer*>& transfers) {
   rounds.run();
-  for (Transfer* transfer : transfers) transfer->poison();
+  for (PeerTransfer* transfer : transfers) transfer->poison();
   return rounds.time(state);
 }
 
@@ -179,13 +120,13 @@ FigureLabel bandwidth_label(const BenchmarkContext& context, const BenchmarkDevi
 
 // True when the gate opened in time and every destination holds what its source held; otherwise fails the
 // benchmark with the reason.
-bool verified(benchmark::State& state, const CopyGate& gate, std::initializer_list<const Transfer*> transfers,
+bool verified(benchmark::State& state, const CopyGate& gate, const std::vector<PeerTransfer*>& transfers,
               const std::string& how) {
   if (gate.timed_out()) {
     fail_benchmark(state, gate_timeout_failure());
     return false;
   }
-  for (const Transfer* transfer : transfers) {
+  for (const PeerTransfer* transfer : transfers) {
     if (const unsigned long long wrong = transfer->count_mismatches(); wrong != 0) {
       fail_benchmark(state, FailureKind::WrongResult, transfer->mismatch_reason(wrong, how));
       return false;
@@ -195,7 +136,7 @@ bool verified(benchmark::State& state, const CopyGate& gate, std::initializer_li
 }
 
 // Rounds of `batch` copies of `transfer`, each enqueued by `copy`, on one lane (time_after_warm_up says which).
-RoundTimes time_one_lane(benchmark::State& state, CopyGate& gate, GatedLane& lane, Transfer& transfer, std::size_t batch,
+RoundTimes time_one_lane(benchmark::State& state, CopyGate& gate, GatedLane& lane, PeerTransfer& transfer, std::size_t batch,
                          const std::function<void()>& copy) {
   const GatedRounds rounds(gate, [&] { enqueue_batch(gate, lane, batch, copy); }, [&] { return seconds_of({&lane}); });
   return time_after_warm_up(state, rounds, {&transfer});
@@ -204,7 +145,7 @@ RoundTimes time_one_lane(benchmark::State& state, CopyGate& gate, GatedLane& lan
 // Copy engine, one way: cudaMemcpyPeerAsync on a stream of A, so A's copy engine pushes into B's memory.
 void run_ce_unidir(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& from,
                    const BenchmarkDevice& to, std::size_t bytes) {
-  Transfer transfer(from.index, to.index, bytes, 11);
+  PeerTransfer transfer(from.index, to.index, bytes, 11);
   GatedLane lane(from.index);
   CopyGate gate;  // declared last, so it is opened before anything waiting behind it is freed
   const std::size_t batch = copies_per_iteration(bytes);
@@ -225,13 +166,13 @@ void run_ce_unidir(benchmark::State& state, const BenchmarkContext& context, con
 // directions over the time until both were done; each direction's own rate is in params.
 void run_ce_bidir(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& from,
                   const BenchmarkDevice& to, std::size_t bytes) {
-  Transfer forward(from.index, to.index, bytes, 21);
-  Transfer reverse(to.index, from.index, bytes, 22);
+  PeerTransfer forward(from.index, to.index, bytes, 21);
+  PeerTransfer reverse(to.index, from.index, bytes, 22);
   GatedLane forward_lane(from.index);
   GatedLane reverse_lane(to.index);
   CopyGate gate;  // declared last, so it is opened before anything waiting behind it is freed
   const std::size_t batch = copies_per_iteration(bytes);
-  const auto enqueue = [&](GatedLane& lane, const Transfer& transfer) {
+  const auto enqueue = [&](GatedLane& lane, const PeerTransfer& transfer) {
     enqueue_batch(gate, lane, batch, [&] {
       GPUBENCH_CUDA_CHECK(cudaMemcpyPeerAsync(transfer.destination(), transfer.to(), transfer.source(), transfer.from(),
                                               bytes, lane.stream()));
@@ -265,7 +206,7 @@ enum class SmSide { Write, Read };
 void run_sm_copy(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& from,
                  const BenchmarkDevice& to, std::size_t bytes, SmSide side) {
   const int runner = side == SmSide::Write ? from.index : to.index;
-  Transfer transfer(from.index, to.index, bytes, side == SmSide::Write ? 31 : 41);
+  PeerTransfer transfer(from.index, to.index, bytes, side == SmSide::Write ? 31 : 41);
   GatedLane lane(runner);
   kernels::PeerCopyLaunch launch;
   GPUBENCH_CUDA_CHECK(kernels::peer_copy_launch_for_current_device(&launch));  // the lane left `runner` current
@@ -295,7 +236,7 @@ void run_staged_host(benchmark::State& state, const BenchmarkContext& context, c
   const std::size_t batch = copies_per_iteration(bytes);
   const std::size_t chunk = std::min(bytes, kStageChunk);
   const std::size_t chunks = (bytes + chunk - 1) / chunk;
-  Transfer transfer(from.index, to.index, bytes, 51);
+  PeerTransfer transfer(from.index, to.index, bytes, 51);
   const GpuLocality locality = gpu_locality(from.index);
   // Portable, so both GPUs may use it; from the pool, as pinning it anew for each run is slow.
   const HostBufferLease staging =
@@ -446,6 +387,63 @@ void run_latency(benchmark::State& state, const BenchmarkContext& context, const
   report_figure(state, timed_seconds * 1e9 / (static_cast<double>(nodes) * state.iterations()), std::nullopt, label);
 }
 
+// One concurrent pattern around `target` among every selected GPU (p2p/copy_patterns.hpp): rounds of every copy at
+// once, behind one gate. The figure is every copy's bytes over the time from the gate's release to the last copy's
+// end (nvbandwidth's total bandwidth); each copy's own rate is in params. Peer access is enabled between the target
+// and each peer for the whole run, or the benchmark skips with the pair that cannot have it.
+void run_pattern(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& target,
+                 CopyDriver driver, CopyPattern pattern) {
+  if (context.devices.size() < 2) {
+    skip_benchmark(state, "needs two GPUs; " + std::to_string(context.devices.size()) + " selected");
+    return;
+  }
+  std::vector<int> gpus;
+  std::vector<std::unique_ptr<PeerAccess>> access;
+  for (const BenchmarkDevice& device : context.devices) {
+    gpus.push_back(device.index);
+    if (device.index == target.index) continue;
+    access.push_back(std::make_unique<PeerAccess>(target.index, device.index));
+    if (!access.back()->enabled()) {
+      skip_benchmark(state, access.back()->why_not() + "; every peer must take part at once");
+      return;
+    }
+  }
+  const std::vector<PeerCopy> copies = pattern_copies(pattern, target.index, gpus);
+  PatternCopies gpu_copies(driver, copies, kPatternBytes, 61);
+  CopyGate gate;  // declared last, so it is opened before anything waiting behind it is freed
+  const std::size_t batch = copies_per_iteration(kPatternBytes);
+  const GatedRounds rounds(gate, [&] { gpu_copies.enqueue_round(gate, batch); },
+                           [&] { return gpu_copies.lane_seconds(); });
+  const RoundTimes times = time_after_warm_up(state, rounds, gpu_copies.transfers());
+  report_clocks_of_all(state, context, context.devices);
+  if (!verified(state, gate, gpu_copies.transfers(), gpu_copies.how())) return;
+
+  FigureLabel label{"bandwidth", "GB/s", Better::Higher, target.index, {}};
+  label.params["pattern"] = std::string(pattern_name(pattern)) + (pattern == CopyPattern::AllToOne
+                                                                      ? " (every peer copies into " + gpu_name(target.index) + ")"
+                                                                      : " (" + gpu_name(target.index) + " copies into every peer)");
+  label.params["driver"] = driver == CopyDriver::CopyEngine ? "copy engine of each sender (cudaMemcpyPeerAsync)"
+                                                            : "SMs of each sender (16-byte stores into the peer)";
+  label.params["bytes"] = std::to_string(kPatternBytes);  // per copy
+  label.params["copies"] = std::to_string(copies.size());
+  label.params["copies_per_iteration"] = std::to_string(batch);
+  label.params["timed_from"] = "gate release";
+  label.params["figure_basis"] = "every copy's bytes over the time until the last copy was done (nvbandwidth's total bandwidth)";
+  for (std::size_t i = 0; i < copies.size(); ++i) {
+    const double copy_gbps = gigabytes_per_second(static_cast<double>(kPatternBytes) * batch, state.iterations(),
+                                                  times.lane_seconds[i]);
+    label.params[gpu_name(copies[i].from) + "_to_" + gpu_name(copies[i].to) + "_gbps"] = significant_digits(copy_gbps, 4);
+  }
+  if (driver == CopyDriver::Sm) {
+    label.params["launch"] = "grid" + std::to_string(gpu_copies.launch(0).grid) + "xblock" +
+                             std::to_string(gpu_copies.launch(0).block) + " per copy";
+  }
+  report_figure(state,
+                gigabytes_per_second(pattern_round_bytes(copies.size(), kPatternBytes) * batch, state.iterations(),
+                                     times.round_seconds),
+                std::nullopt, label);
+}
+
 // Runs `run` with peer access enabled between the pair for its whole scope, or skips the benchmark with the
 // reason it cannot be enabled.
 template <class Run>
@@ -491,6 +489,17 @@ void register_p2p_benchmarks(const BenchmarkContext& context) {
   per_size("sm_write", run_sm_write, true);
   per_size("sm_read", run_sm_read, true);
   per_size("staged_host", run_staged_host, false);
+  // The quick suite keeps the copy engines' patterns (a few seconds on two GPUs); the full one adds the SMs'.
+  std::vector<CopyDriver> drivers = {CopyDriver::CopyEngine};
+  if (context.suite == Suite::Full) drivers.push_back(CopyDriver::Sm);
+  for (CopyDriver driver : drivers) {
+    for (CopyPattern pattern : {CopyPattern::AllToOne, CopyPattern::OneToAll}) {
+      register_per_device(context, "p2p/" + pattern_variant(driver, pattern) + "/" + size_name(kPatternBytes),
+                          [&context, driver, pattern](benchmark::State& state, const BenchmarkDevice& target) {
+                            run_pattern(state, context, target, driver, pattern);
+                          });
+    }
+  }
   register_per_pair(context, "p2p/latency",
                     [&context](benchmark::State& state, const BenchmarkDevice& from, const BenchmarkDevice& to) {
                       run_with_peer_access(state, from, to, [&] { run_latency(state, context, from, to); });

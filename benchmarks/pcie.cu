@@ -1,5 +1,6 @@
 // Host<->device copies over PCIe: pinned and pageable host memory, each way and both ways at once, on each
-// GPU and on every GPU together. Host memory sits on the GPU's NUMA node and the timing thread runs on the
+// GPU and on every GPU together, and each GPU's own rate while every GPU copies (nvbandwidth's host_to_all and
+// all_to_host). Host memory sits on the GPU's NUMA node and the timing thread runs on the
 // GPU's CPUs wherever the platform says which those are. Pinned copies wait behind a gate kernel, so that
 // both directions (and all GPUs) start together and the time to enqueue them is not counted. Pageable copies
 // cannot wait behind a gate (the host does part of the copy), so they are timed between events as enqueued.
@@ -38,6 +39,8 @@ namespace gpubench {
 namespace {
 
 constexpr std::size_t kAllGpusBytes = kGiB;
+// nvbandwidth's default buffer, for host_to_all and all_to_host.
+constexpr std::size_t kHostPatternBytes = 512 * kMiB;
 
 // 4 KiB to 1 GiB in x4 steps; the quick suite keeps four of them.
 std::vector<std::size_t> transfer_sizes(Suite suite) {
@@ -308,6 +311,74 @@ void run_all_gpus(benchmark::State& state, const BenchmarkContext& context, cons
   report_figure(state, gigabytes_per_second(moved_per_iteration, state.iterations(), times.round_seconds), peak, label);
 }
 
+// nvbandwidth's host_to_all / all_to_host (one direction, pinned): `target` copies `bytes` while every other selected
+// GPU copies twice as much the same way at once, all released by one gate, so the measured copy runs under the other
+// GPUs' traffic from start to end. The figure is the target's own rate (nvbandwidth reports the measured copy's,
+// not a total); the others' rates are in params.
+void run_host_pattern(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& target,
+                      Direction direction, std::size_t bytes) {
+  if (context.devices.size() < 2) {
+    skip_benchmark(state, "needs two GPUs (with one, pcie/" + std::string(direction_name(direction)) +
+                              " measures the copy alone); " + std::to_string(context.devices.size()) + " selected");
+    return;
+  }
+  std::vector<GpuLocality> localities;
+  std::vector<std::unique_ptr<GatedCopies>> copies;  // in the order of context.devices
+  std::size_t measured = 0;
+  for (const BenchmarkDevice& device : context.devices) {
+    if (device.index == target.index) measured = copies.size();
+    GPUBENCH_CUDA_CHECK(cudaSetDevice(device.index));
+    localities.push_back(gpu_locality(device.index));
+    copies.push_back(std::make_unique<GatedCopies>(context.resources->pinned_host_pool(), std::vector<Direction>{direction},
+                                                   device.index == target.index ? bytes : 2 * bytes,
+                                                   localities.back().numa_node,
+                                                   71 + static_cast<std::uint64_t>(device.index)));
+  }
+  CopyGate gate;  // declared last, so it is opened before anything waiting behind it is freed
+  const GatedRounds rounds(
+      gate,
+      [&] {
+        for (std::size_t gpu = 0; gpu < copies.size(); ++gpu) {
+          GPUBENCH_CUDA_CHECK(cudaSetDevice(context.devices[gpu].index));
+          copies[gpu]->enqueue_round(gate, 1);
+        }
+      },
+      [&] {
+        std::vector<double> seconds;
+        for (const auto& gpu_copies : copies) seconds.push_back(gpu_copies->lane_seconds().front());
+        return seconds;
+      });
+  rounds.run();  // warm-up
+  const RoundTimes times = rounds.time(state);
+  const PcieLinkState link = read_pcie_link(context.nvml, target.nvml);
+  report_clocks_of_all(state, context, context.devices);
+  if (gate.timed_out()) {
+    fail_benchmark(state, gate_timeout_failure());
+    return;
+  }
+  for (std::size_t gpu = 0; gpu < copies.size(); ++gpu) {
+    GPUBENCH_CUDA_CHECK(cudaSetDevice(context.devices[gpu].index));
+    if (const unsigned long long wrong = copies[gpu]->count_mismatches(0); wrong != 0) {
+      fail_benchmark(state, FailureKind::WrongResult,
+                     mismatch_reason(wrong, copies[gpu]->job(0), " on gpu" + std::to_string(context.devices[gpu].index) +
+                                                                     " while every GPU copied at once"));
+      return;
+    }
+  }
+  FigureLabel label = bandwidth_label(target.index, bytes, 1, HostMemory::Pinned);
+  add_placement_params(label.params, "", localities[measured], copies[measured]->job(0).host());
+  add_link_params(label.params, "", link);
+  label.params["cpus"] = "unbound (one thread drives every GPU)";
+  label.params["other_gpus_copy"] = std::to_string(2 * bytes) + " bytes each, the same way at once (as nvbandwidth)";
+  for (std::size_t gpu = 0; gpu < copies.size(); ++gpu) {
+    if (gpu == measured) continue;
+    label.params["gpu" + std::to_string(context.devices[gpu].index) + "_gbps"] =
+        significant_digits(gigabytes_per_second(2.0 * bytes, state.iterations(), times.lane_seconds[gpu]), 4);
+  }
+  report_figure(state, gigabytes_per_second(static_cast<double>(bytes), state.iterations(), times.lane_seconds[measured]),
+                link_peak_gbps(link), label);
+}
+
 void register_pcie_benchmarks(const BenchmarkContext& context) {
   const std::vector<std::size_t> sizes = transfer_sizes(context.suite);
   for (Direction direction : {Direction::HostToDevice, Direction::DeviceToHost}) {
@@ -329,6 +400,16 @@ void register_pcie_benchmarks(const BenchmarkContext& context) {
       register_per_device(context, name,
                           [&context, reported, bytes](benchmark::State& state, const BenchmarkDevice& device) {
                             run_bidirectional(state, context, device, reported, bytes);
+                          });
+    }
+  }
+  // Full suite only: the quick suite's host copies of every GPU at once are pcie/<direction>/pinned/1GiB/all_gpus.
+  if (context.suite == Suite::Full) {
+    for (Direction direction : {Direction::HostToDevice, Direction::DeviceToHost}) {
+      const std::string variant = direction == Direction::HostToDevice ? "host_to_all" : "all_to_host";
+      register_per_device(context, "pcie/" + variant + "/pinned/" + size_name(kHostPatternBytes),
+                          [&context, direction](benchmark::State& state, const BenchmarkDevice& target) {
+                            run_host_pattern(state, context, target, direction, kHostPatternBytes);
                           });
     }
   }

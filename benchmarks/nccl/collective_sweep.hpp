@@ -1,7 +1,7 @@
 #pragma once
 // What the nccl family measures in a process, by suite and by the NCCL_ALGO / NCCL_PROTO it was started with
 // (the harness runs one process per combination, benchmarks/catalogue.cpp), and the names it gives each
-// benchmark. Shared by gpubench-micro and gpubench-mpi (which runs the all-reduce part).
+// benchmark. Shared by gpubench-micro and gpubench-mpi (which runs the busbw points, sweep_points).
 #include <cstddef>
 #include <string>
 #include <vector>

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "benchmarks/common/transfer_sizes.hpp"
 #include "benchmarks/nccl/collective_check.cuh"
 
 namespace gpubench {
@@ -84,6 +85,11 @@ CallShape call_shape(const CollectiveSpec& spec, std::size_t bytes, int ranks) {
   shape.send_count = shape.block * send_blocks;
   shape.recv_count = shape.block * recv_blocks;
   return shape;
+}
+
+std::string too_small_reason(const CollectiveSpec& spec, std::size_t bytes, int ranks) {
+  return size_name(bytes) + " holds fewer floats than the " + std::to_string(ranks) + " blocks " +
+         std::string(collective_id_name(spec.kind)) + " splits it into among " + std::to_string(ranks) + " ranks";
 }
 
 InPlaceOffsets in_place_offsets(const CollectiveSpec& spec, const CallShape& shape, int rank) {

@@ -7,6 +7,7 @@
 #include <nccl.h>
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "benchmarks/nccl/collective_kind.hpp"
@@ -60,6 +61,9 @@ struct CallShape {
 
 // The larger buffer is `bytes` (rounded down to whole blocks, as nccl-tests does).
 CallShape call_shape(const CollectiveSpec& spec, std::size_t bytes, int ranks);
+// Why a call of `bytes` cannot run when call_shape gives it no float per block: the skip's reason, the same in
+// gpubench-micro and gpubench-mpi.
+std::string too_small_reason(const CollectiveSpec& spec, std::size_t bytes, int ranks);
 
 // In place, where the send and receive buffers start in the one buffer of max(send, receive) elements.
 struct InPlaceOffsets {

@@ -1,4 +1,5 @@
-// gpubench-mpi: gpubench-micro's NCCL all-reduce sweep with one process per GPU, the way jobs across nodes run:
+// gpubench-mpi: gpubench-micro's NCCL busbw sweep of every collective (nccl/collective_sweep.hpp, sweep_points) with
+// one process per GPU, the way jobs across nodes run:
 //   mpirun -np 2 [-x NCCL_ALGO=Ring -x NCCL_PROTO=Simple] gpubench-mpi [--suite quick|full] [-o results.json]
 // One algorithm/protocol combination per run, from NCCL_ALGO / NCCL_PROTO as in gpubench-micro ("auto" when
 // unset). Each rank drives the GPU of its local rank (one GPU per rank when a launcher hides the others). Rank 0
@@ -24,10 +25,10 @@
 #include "benchmarks/nccl/collective_sweep.hpp"
 #include "benchmarks/nccl/nccl_combination.hpp"
 #include "benchmarks/nccl/nccl_debug_log.hpp"
-#include "benchmarks/nccl_mpi/mpi_allreduce_runner.hpp"
+#include "benchmarks/nccl_mpi/mpi_collective_runner.hpp"
 #include "benchmarks/nccl_mpi/mpi_world.hpp"
 #include "harness/cli/exit_codes.hpp"
-#include "harness/mpi/allreduce_catalogue.hpp"
+#include "harness/mpi/nccl_catalogue.hpp"
 #include "harness/mpi/mpi_results.hpp"
 #include "harness/mpi/rank_clocks.hpp"
 #include "harness/mpi/rank_identity.hpp"
@@ -49,10 +50,13 @@ struct Options {
 // Reads the arguments with CLI11, as gpubench does. Returns the exit code to end with after --help or a bad
 // argument (rank 0 prints the help or says what was wrong; the other ranks keep quiet), or nothing to go on.
 std::optional<int> parse_options(int argc, char** argv, bool root, Options& options) {
-  CLI::App app{"gpubench-mpi: gpubench-micro's NCCL all-reduce sweep with one process per GPU, for jobs across nodes.\n"
+  CLI::App app{"gpubench-mpi: gpubench-micro's NCCL busbw sweep of every collective with one process per GPU, for jobs "
+               "across nodes.\n"
                "Start it with mpirun: mpirun -np N [-x NCCL_ALGO=Ring -x NCCL_PROTO=Simple] gpubench-mpi [OPTIONS]",
                "gpubench-mpi"};
-  app.add_option("--suite", options.suite, "quick: 8 B to 4 GiB in steps of x8 (plus 1 GiB and 4 GiB); full: in steps of x2")
+  app.add_option("--suite", options.suite,
+                 "quick: all-reduce 8 B to 4 GiB in steps of x8 (plus 1 GiB and 4 GiB), the other collectives at 4 KiB and "
+                 "1 GiB; full: every collective 8 B to 4 GiB in steps of x2")
       ->check(CLI::IsMember({"quick", "full"}))
       ->capture_default_str();
   app.add_option("-o,--output", options.output, "results document written by rank 0 (default: gpubench-mpi-HOST-TIME.json)");
@@ -83,8 +87,8 @@ int choose_device(const MpiWorld& world, std::string* problem) {
 }
 
 // Rank 0's progress line for one benchmark.
-void report_progress(const std::string& name, const MpiAllReduceOutcome& outcome) {
-  using Kind = MpiAllReduceOutcome::Kind;
+void report_progress(const std::string& name, const MpiCollectiveOutcome& outcome) {
+  using Kind = MpiCollectiveOutcome::Kind;
   if (outcome.kind == Kind::Skipped) {
     std::cerr << name << ": skipped: " << outcome.reason << "\n";
   } else if (outcome.kind == Kind::Failed) {
@@ -119,7 +123,7 @@ int run_ranks(const MpiWorld& world, const Options& options, const std::vector<s
 
   const std::vector<std::string> identities = world.gather_text(describe_rank(world.rank(), world.local_rank(), device).dump(), 0);
   const NcclCombination forced = forced_combination_from_environment();
-  const FamilySpec& catalogue_row = allreduce_family(forced);
+  const FamilySpec& catalogue_row = nccl_family(forced);
   std::string nvml_error;
   const std::unique_ptr<NvmlLibrary> nvml = NvmlLibrary::load(&nvml_error);
   ResultsDocument document;
@@ -150,7 +154,7 @@ int run_ranks(const MpiWorld& world, const Options& options, const std::vector<s
 
   const Suite suite = options.suite == "quick" ? Suite::Quick : Suite::Full;
   const int repetitions = suite == Suite::Quick ? catalogue_row.quick_repetitions : catalogue_row.full_repetitions;
-  MpiAllReduceRunner runner(world, device, debug_log, forced, repetitions, min_time_seconds(suite));
+  MpiCollectiveRunner runner(world, device, debug_log, forced, repetitions, min_time_seconds(suite));
   const auto started = std::chrono::steady_clock::now();
   FamilyRun family{variant_label(catalogue_row, forced), "ok", 0, 0, nlohmann::json::object()};
   const auto checkpoint = [&](bool finished) {
@@ -160,9 +164,9 @@ int run_ranks(const MpiWorld& world, const Options& options, const std::vector<s
     write_json_atomically(to_json(document), output);
   };
   // Each benchmark's outcome goes through the import of gpubench-micro's output, as in `gpubench run`.
-  const auto record = [&](const std::string& name, const MpiAllReduceOutcome& outcome, const RankClocks& clocks) {
+  const auto record = [&](const std::string& name, const MpiCollectiveOutcome& outcome, const RankClocks& clocks) {
     ImportedBenchmarks imported =
-        import_google_benchmark_json(allreduce_benchmark_json(name, outcome, clocks), catalogue_row.name, "gpubench-mpi " + name);
+        import_google_benchmark_json(collective_benchmark_json(name, outcome, clocks), catalogue_row.name, "gpubench-mpi " + name);
     for (Metric& m : imported.metrics) document.metrics.push_back(std::move(m));
     for (Skip& skip : imported.skipped) document.skipped.push_back(std::move(skip));
     for (Failure& failure : imported.failures) document.failures.push_back(std::move(failure));
@@ -172,28 +176,26 @@ int run_ranks(const MpiWorld& world, const Options& options, const std::vector<s
     }
   };
 
-  for (std::size_t bytes : allreduce_sizes(suite)) {
-    for (Placement placement : allreduce_placements(suite, forced)) {
-      const std::string name = benchmark_name({Collective::AllReduce, bytes, placement}, forced);
-      MpiAllReduceOutcome outcome;
-      try {
-        outcome = runner.run(bytes, placement);
-      } catch (const std::exception& error) {
-        // The other ranks may wait for this one forever: record what is known and end the job.
-        std::cerr << "gpubench-mpi: rank " << world.rank() << ": " << name << ": " << error.what() << "\n";
-        if (root) {
-          record(name, {MpiAllReduceOutcome::Kind::Failed, error.what(), failure_kind_of(error), {}, {}}, RankClocks{});
-          checkpoint(true);
-        }
-        world.abort(kExitFailed);
+  for (const SweepPoint& point : sweep_points(suite, forced)) {
+    const std::string name = benchmark_name(point, forced);
+    MpiCollectiveOutcome outcome;
+    try {
+      outcome = runner.run(point);
+    } catch (const std::exception& error) {
+      // The other ranks may wait for this one forever: record what is known and end the job.
+      std::cerr << "gpubench-mpi: rank " << world.rank() << ": " << name << ": " << error.what() << "\n";
+      if (root) {
+        record(name, {MpiCollectiveOutcome::Kind::Failed, error.what(), failure_kind_of(error), {}, {}}, RankClocks{});
+        checkpoint(true);
       }
-      // Every rank reads its GPU's clocks as the benchmark ends; rank 0 keeps the lowest and every reason.
-      const std::vector<std::string> clocks = world.gather_text(read_rank_clocks(nvml.get(), device), 0);
-      if (!root) continue;
-      report_progress(name, outcome);
-      record(name, outcome, combine_rank_clocks(clocks));
-      checkpoint(false);
+      world.abort(kExitFailed);
     }
+    // Every rank reads its GPU's clocks as the benchmark ends; rank 0 keeps the lowest and every reason.
+    const std::vector<std::string> clocks = world.gather_text(read_rank_clocks(nvml.get(), device), 0);
+    if (!root) continue;
+    report_progress(name, outcome);
+    record(name, outcome, combine_rank_clocks(clocks));
+    checkpoint(false);
   }
   const std::vector<std::string> telemetry = world.gather_text(sampler.stop().dump(), 0);
   if (!root) return kExitOk;

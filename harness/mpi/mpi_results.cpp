@@ -34,12 +34,12 @@ ResultsDocument start_mpi_results_document(const std::vector<std::string>& comma
   return document;
 }
 
-nlohmann::json allreduce_benchmark_json(const std::string& benchmark, const MpiAllReduceOutcome& outcome,
+nlohmann::json collective_benchmark_json(const std::string& benchmark, const MpiCollectiveOutcome& outcome,
                                         const RankClocks& clocks) {
   nlohmann::json entries = nlohmann::json::array();
-  if (outcome.kind == MpiAllReduceOutcome::Kind::Skipped) {
+  if (outcome.kind == MpiCollectiveOutcome::Kind::Skipped) {
     entries.push_back(outcome_entry(benchmark, {RunState::Skipped, FailureKind::Unknown}, outcome.reason));
-  } else if (outcome.kind == MpiAllReduceOutcome::Kind::Failed) {
+  } else if (outcome.kind == MpiCollectiveOutcome::Kind::Failed) {
     entries.push_back(outcome_entry(benchmark, {RunState::Failed, outcome.failure}, outcome.reason));
   } else {
     const FigureLabel label{"busbw", "GB/s", Better::Higher, std::nullopt, collective_params(outcome.median)};

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "benchmarks/nccl_mpi/mpi_allreduce_runner.hpp"
+#include "benchmarks/nccl_mpi/mpi_collective_runner.hpp"
 #include "harness/mpi/rank_clocks.hpp"
 #include "harness/results/results_document.hpp"
 
@@ -26,7 +26,7 @@ ResultsDocument start_mpi_results_document(const std::vector<std::string>& comma
 // One benchmark's outcome as gpubench-micro's Google Benchmark JSON holds one: {"benchmarks": [...]} with an
 // entry per repetition (its busbw as the value, the figure's label), the clocks on the last one (they are read
 // once, as the benchmark ends); or one error entry whose outcome label says skipped, or failed and how.
-nlohmann::json allreduce_benchmark_json(const std::string& benchmark, const MpiAllReduceOutcome& outcome,
+nlohmann::json collective_benchmark_json(const std::string& benchmark, const MpiCollectiveOutcome& outcome,
                                         const RankClocks& clocks);
 
 }  // namespace gpubench

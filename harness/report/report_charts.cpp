@@ -38,6 +38,8 @@ ReportPage report_page(std::vector<SourcedResults> runs, const IdPattern& trend_
       {"Stress", "over the stress run, per GPU", stress_charts(last.results, last.path), {}},
       {"Other figures", "each figure not drawn against size or in a GPU-pair matrix, as gpubench show lists it", {},
        tables_of(shown, {ShowTableKind::List})},
+      {"Findings", "GPUs whose aggregate copy bandwidth with every peer at once falls below their siblings'", {},
+       tables_of(shown, {ShowTableKind::Findings})},
       {"Measured nothing", "benchmarks that failed or could not run here", {},
        tables_of(shown, {ShowTableKind::Failures, ShowTableKind::Skipped})},
   };

@@ -5,6 +5,7 @@
 
 #include "harness/report/text_table.hpp"
 #include "harness/verdict/link_symmetry.hpp"
+#include "harness/verdict/sibling_aggregates.hpp"
 
 namespace gpubench {
 
@@ -49,6 +50,11 @@ void print_run_summary(const ResultsDocument& document, std::ostream& out) {
   if (!links.empty()) {
     out << "\nLink asymmetries (a GPU pair below others of its link kind, or below its own reverse direction)\n";
     for (const LinkFinding& f : links) out << "  " << f.metric << ": " << f.reason << "\n";
+  }
+  const std::vector<SiblingFinding> siblings = find_slow_siblings(document.metrics);
+  if (!siblings.empty()) {
+    out << "\nGPUs below their siblings (aggregate with every peer at once, under 90 % of the other GPUs' median)\n";
+    for (const SiblingFinding& f : siblings) out << "  " << f.metric << ": " << f.reason << "\n";
   }
   if (!document.failures.empty()) {
     out << "\nFailures\n";

@@ -10,6 +10,7 @@
 #include "harness/report/id_segments.hpp"
 #include "harness/report/size_segment.hpp"
 #include "harness/results/id_pattern.hpp"
+#include "harness/verdict/sibling_aggregates.hpp"
 
 namespace gpubench {
 namespace {
@@ -289,6 +290,24 @@ ShowTable metric_list(const std::vector<Pending>& pending) {
   return table;
 }
 
+// ---- Findings.
+
+ShowTable sibling_findings(const std::vector<Metric>& metrics, const IdPattern& pattern) {
+  std::vector<Metric> shown;
+  for (const Metric& m : metrics) {
+    if (pattern.matches(m.id)) shown.push_back(m);
+  }
+  ShowTable table{ShowTableKind::Findings,
+                  "GPUs below their siblings: aggregate with every peer at once under 90 % of the other GPUs' median",
+                  "",
+                  {{"id", "", ""}, {"value", "", ""}, {"unit", "", ""}, {"reference", "", ""}, {"finding", "", ""}},
+                  {}};
+  for (const SiblingFinding& f : find_slow_siblings(shown)) {
+    table.rows.push_back({f.metric, f.value, f.unit, f.reference, f.reason});
+  }
+  return table;
+}
+
 }  // namespace
 
 const char* to_string(ShowTableKind kind) {
@@ -297,6 +316,7 @@ const char* to_string(ShowTableKind kind) {
     case ShowTableKind::PeerMatrix: return "peer_matrix";
     case ShowTableKind::SizeSweep: return "size_sweep";
     case ShowTableKind::List: return "list";
+    case ShowTableKind::Findings: return "findings";
     case ShowTableKind::Failures: return "failures";
     case ShowTableKind::Skipped: return "skipped";
   }
@@ -323,6 +343,9 @@ ShowReport show_tables(const ResultsDocument& results, const std::string& path, 
                    [](const PlacedTable& a, const PlacedTable& b) { return a.first < b.first; });
   for (PlacedTable& p : placed) report.tables.push_back(std::move(p.table));
   if (!pending.empty()) report.tables.push_back(metric_list(pending));
+  if (ShowTable findings = sibling_findings(results.metrics, *pattern); !findings.rows.empty()) {
+    report.tables.push_back(std::move(findings));
+  }
   ShowTable failures{ShowTableKind::Failures, "failed: measured nothing", "",
                      {{"benchmark", "", ""}, {"kind", "", ""}, {"reason", "", ""}, {"advice", "", ""}}, {}};
   for (const Failure& f : results.failures) {

@@ -9,9 +9,12 @@
 // - size sweep: ids that differ only in a size segment (4KiB, 1MiB, 1GiB), a row per series and a column per size,
 //   one table per family, figure and unit that has two sizes or more;
 // - list: every other metric, its id, value and unit;
+// - findings: the GPUs whose aggregate copy bandwidth with every peer at once falls below their siblings'
+//   (verdict/sibling_aggregates.hpp), from the metrics shown;
 // - failures and skipped: the benchmarks that measured nothing, with the reason (and, for a failure, what to try).
 //
-// Tables come in the order of their first metric in the document; the list, failures and skipped come last.
+// Tables come in the order of their first metric in the document; the list, findings, failures and skipped come
+// last.
 #include <cstdint>
 #include <string>
 #include <variant>
@@ -31,8 +34,8 @@ struct ShowColumn {
   std::string group;  // "out_of_place" or "in_place" for a collective's figures; empty elsewhere
 };
 
-enum class ShowTableKind { Collective, PeerMatrix, SizeSweep, List, Failures, Skipped };
-// "collective", "peer_matrix", "size_sweep", "list", "failures", "skipped"
+enum class ShowTableKind { Collective, PeerMatrix, SizeSweep, List, Findings, Failures, Skipped };
+// "collective", "peer_matrix", "size_sweep", "list", "findings", "failures", "skipped"
 const char* to_string(ShowTableKind kind);
 
 struct ShowTable {

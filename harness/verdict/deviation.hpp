@@ -11,6 +11,14 @@ namespace gpubench {
 // `deviation` (value / reference - 1) turned positive when it is the bad direction for this figure.
 inline double worseness(double deviation, Better better) { return better == Better::Higher ? -deviation : deviation; }
 
+// "391.2 GB/s": a reference value as the findings write it, four significant digits.
+inline std::string value_with_unit(double value, const std::string& unit) {
+  std::ostringstream out;
+  out.precision(4);
+  out << value << ' ' << unit;
+  return out.str();
+}
+
 // "+4.2 % against <against>".
 inline std::string describe_deviation(double deviation, const std::string& against) {
   std::ostringstream out;

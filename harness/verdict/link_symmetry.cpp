@@ -4,7 +4,6 @@
 #include <cmath>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <tuple>
 
 #include "benchmarks/common/metric_id.hpp"
@@ -31,13 +30,6 @@ std::optional<PairMetric> parse_pair_metric(const Metric& metric) {
   const auto link = metric.params.find("link");
   return PairMetric{&metric, id.with_any_pair(), pair->first, pair->second,
                     link == metric.params.end() || link->second.empty() ? "unknown" : link->second};
-}
-
-std::string format_value(double value, const std::string& unit) {
-  std::ostringstream out;
-  out.precision(4);
-  out << value << ' ' << unit;
-  return out.str();
 }
 
 }  // namespace
@@ -71,7 +63,7 @@ std::vector<LinkFinding> find_link_asymmetries(const std::vector<Metric>& metric
       if (worseness(deviation, m.better) <= options.tolerance) continue;
       findings.push_back({LinkRule::BelowLinkMedian, m.id, m.value, m.unit, pair->link, reference, ids, deviation,
                           describe_deviation(deviation, "the median of " + std::to_string(group.size()) + " " + pair->link +
-                                                  " pairs (" + format_value(reference, m.unit) + ")")});
+                                                  " pairs (" + value_with_unit(reference, m.unit) + ")")});
     }
   }
 
@@ -86,7 +78,7 @@ std::vector<LinkFinding> find_link_asymmetries(const std::vector<Metric>& metric
     const double deviation = (m.value - r.value) / r.value;
     if (worseness(deviation, m.better) <= options.tolerance) continue;
     findings.push_back({LinkRule::BelowReverse, m.id, m.value, m.unit, pair.link, r.value, {m.id, r.id}, deviation,
-                        describe_deviation(deviation, "the reverse direction " + r.id + " (" + format_value(r.value, r.unit) + ")")});
+                        describe_deviation(deviation, "the reverse direction " + r.id + " (" + value_with_unit(r.value, r.unit) + ")")});
   }
 
   std::stable_sort(findings.begin(), findings.end(), [&](const LinkFinding& a, const LinkFinding& b) {

@@ -1,11 +1,16 @@
-// gpubench-mpi's results on the CPU: its variant label and repetitions come from the catalogue, every rank's
+// gpubench-mpi's results on the CPU: every collective of the sweep belongs to the nccl row, its variant label and
+// repetitions come from the catalogue, every rank's
 // clocks are put together as gpubench-micro does for several GPUs, and what a rank measured reaches the document
 // through the import of gpubench-micro's output, with its clocks and throttle.
 #include "harness/mpi/mpi_results.hpp"
 
 #include <gtest/gtest.h>
 
-#include "harness/mpi/allreduce_catalogue.hpp"
+#include <set>
+
+#include "benchmarks/nccl/collective_sweep.hpp"
+#include "benchmarks/nccl/collective_table.hpp"
+#include "harness/mpi/nccl_catalogue.hpp"
 #include "harness/mpi/rank_clocks.hpp"
 #include "harness/results/clock_events.hpp"
 #include "harness/results/gbench_import.hpp"
@@ -13,8 +18,8 @@
 namespace gpubench {
 namespace {
 
-MpiAllReduceOutcome measured(std::vector<double> busbw) {
-  MpiAllReduceOutcome outcome;
+MpiCollectiveOutcome measured(std::vector<double> busbw) {
+  MpiCollectiveOutcome outcome;
   outcome.busbw_samples = std::move(busbw);
   outcome.median.bytes = 1 << 30;
   outcome.median.ranks = 2;
@@ -24,18 +29,41 @@ MpiAllReduceOutcome measured(std::vector<double> busbw) {
   return outcome;
 }
 
-ImportedBenchmarks imported(const MpiAllReduceOutcome& outcome, const RankClocks& clocks) {
+ImportedBenchmarks imported(const MpiCollectiveOutcome& outcome, const RankClocks& clocks) {
   const std::string name = "nccl/allreduce/ring/simple/1GiB/out_of_place";
-  return import_google_benchmark_json(allreduce_benchmark_json(name, outcome, clocks), "nccl", "test");
+  return import_google_benchmark_json(collective_benchmark_json(name, outcome, clocks), "nccl", "test");
 }
 
 TEST(MpiResults, VariantLabelsAreTheCataloguesAndRepetitionsItsRow) {
-  const FamilySpec& family = allreduce_family(forced_combination("Ring", "Simple"));
+  const FamilySpec& family = nccl_family(forced_combination("Ring", "Simple"));
   EXPECT_EQ(family.name, "nccl");
   EXPECT_EQ(variant_label(family, forced_combination("Ring", "Simple")), "nccl.ring_simple");
   EXPECT_EQ(variant_label(family, forced_combination("TREE", "LL128")), "nccl.tree_ll128");
   EXPECT_EQ(variant_label(family, forced_combination(nullptr, nullptr)), "nccl.auto");
   EXPECT_EQ(variant_label(family, forced_combination("Ring", nullptr)), "nccl.ring_auto") << "not a catalogue variant";
+}
+
+TEST(MpiResults, EveryCollectiveOfTheSweepBelongsToTheNcclRow) {
+  // gpubench-mpi runs sweep_points, as gpubench-micro's nccl family does; every name is the nccl row's.
+  for (const NcclCombination& forced : {forced_combination(nullptr, nullptr), forced_combination("Tree", "LL")}) {
+    const FamilySpec& family = nccl_family(forced);
+    for (const SweepPoint& point : sweep_points(Suite::Quick, forced)) {
+      EXPECT_EQ(family_of(benchmark_name(point, forced)), &family) << benchmark_name(point, forced);
+    }
+  }
+  std::set<Collective> quick;
+  for (const SweepPoint& point : sweep_points(Suite::Quick, forced_combination(nullptr, nullptr))) quick.insert(point.collective);
+  EXPECT_EQ(quick.size(), collective_table().size()) << "where NCCL chooses, the quick suite runs every collective";
+}
+
+TEST(MpiResults, AnotherCollectivesMeasurementHasTheNcclFamilysId) {
+  MpiCollectiveOutcome outcome = measured({300});
+  outcome.median.collective = Collective::AllToAll;
+  const std::string name = "nccl/alltoall/auto/auto/1GiB/out_of_place";
+  const ImportedBenchmarks result = import_google_benchmark_json(collective_benchmark_json(name, outcome, {}), "nccl", "test");
+  ASSERT_EQ(result.metrics.size(), 1u);
+  EXPECT_EQ(result.metrics[0].id, name + "/busbw");
+  EXPECT_EQ(result.metrics[0].params.at("collective"), "alltoall");
 }
 
 TEST(MpiResults, ClocksOfAllRanksAreTheLowestClockAndEveryReason) {
@@ -66,16 +94,16 @@ TEST(MpiResults, AMeasurementIsImportedAsGpubenchMicrosWithClocksAndThrottle) {
 }
 
 TEST(MpiResults, SkipsAndFailuresKeepTheirReasonAndKind) {
-  MpiAllReduceOutcome skipped;
-  skipped.kind = MpiAllReduceOutcome::Kind::Skipped;
+  MpiCollectiveOutcome skipped;
+  skipped.kind = MpiCollectiveOutcome::Kind::Skipped;
   skipped.reason = "NCCL refused Tree/LL128 on this topology";
   const ImportedBenchmarks skip = imported(skipped, {});
   ASSERT_EQ(skip.skipped.size(), 1u);
   EXPECT_EQ(skip.skipped[0].reason, skipped.reason);
   EXPECT_TRUE(skip.metrics.empty());
 
-  MpiAllReduceOutcome failed;
-  failed.kind = MpiAllReduceOutcome::Kind::Failed;
+  MpiCollectiveOutcome failed;
+  failed.kind = MpiCollectiveOutcome::Kind::Failed;
   failed.failure = FailureKind::WrongResult;
   failed.reason = "rank 1 (GPU 0): 12 of 268435456 elements wrong";
   const ImportedBenchmarks failure = imported(failed, {});

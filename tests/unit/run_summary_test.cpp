@@ -1,5 +1,5 @@
 // The run summary's findings: a PCIe link below its maximum is listed, also when only one repetition saw it
-// (its params then list each repetition's value).
+// (its params then list each repetition's value); a GPU whose aggregate copy bandwidth falls below its siblings'.
 #include "harness/report/run_summary.hpp"
 
 #include <gtest/gtest.h>
@@ -45,6 +45,24 @@ TEST(RunSummary, ALinkBelowItsMaximumInAnyRepetitionIsListed) {
 TEST(RunSummary, NoSectionWhenEveryLinkRunsAtItsMaximum) {
   const std::string text = summary_of({pcie_metric(0, {{"link_below_max", "false"}})});
   EXPECT_EQ(text.find("PCIe links below their maximum"), std::string::npos) << text;
+}
+
+Metric all_to_one_metric(int device, double value) {
+  Metric m = pcie_metric(device, {});
+  m.benchmark = "p2p/ce_all_to_one/512MiB/gpu" + std::to_string(device);
+  m.id = m.benchmark + "/bandwidth";
+  m.family = "p2p";
+  m.value = value;
+  return m;
+}
+
+TEST(RunSummary, AGpuBelowItsSiblingsIsListed) {
+  const std::string text = summary_of({all_to_one_metric(0, 360), all_to_one_metric(1, 250)});
+  ASSERT_NE(text.find("GPUs below their siblings"), std::string::npos) << text;
+  EXPECT_NE(text.find("p2p/ce_all_to_one/512MiB/gpu1/bandwidth: -30.6 % against the other GPU (360 GB/s)"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("gpu0/bandwidth:"), std::string::npos) << text;
 }
 
 }  // namespace

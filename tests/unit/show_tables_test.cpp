@@ -101,6 +101,22 @@ TEST(ShowTables, PairsAsAMatrixWithTheSourceAsTheRow) {
   EXPECT_TRUE(std::holds_alternative<std::monostate>(matrix.rows[0][3])) << "gpu0-gpu2 was not measured";
 }
 
+TEST(ShowTables, AGpuBelowItsSiblingsIsAFindingAfterTheList) {
+  ResultsDocument doc;
+  doc.metrics = {figure("p2p/ce_all_to_one/512MiB/gpu0/bandwidth", 360), figure("p2p/ce_all_to_one/512MiB/gpu1/bandwidth", 240)};
+  const ShowReport report = show_tables(doc, "r.json", "");
+  ASSERT_EQ(report.tables.size(), 2u);
+  EXPECT_EQ(report.tables[0].kind, ShowTableKind::List);
+  const ShowTable& findings = report.tables[1];
+  EXPECT_EQ(findings.kind, ShowTableKind::Findings);
+  EXPECT_STREQ(to_string(findings.kind), "findings");
+  ASSERT_EQ(findings.rows.size(), 1u);
+  EXPECT_EQ(std::get<std::string>(findings.rows[0][0]), "p2p/ce_all_to_one/512MiB/gpu1/bandwidth");
+  EXPECT_DOUBLE_EQ(number(findings.rows[0][3]), 360);
+  // The filter applies: without gpu0's figure there is nothing to compare gpu1 with.
+  for (const ShowTable& table : show_tables(doc, "r.json", "gpu1").tables) EXPECT_NE(table.kind, ShowTableKind::Findings);
+}
+
 TEST(ShowTables, SizeSweepsAsRowsAndSingleSizesInTheList) {
   ResultsDocument doc;
   doc.metrics = {figure("memory/triad/1GiB/gpu0/bandwidth", 4300), figure("pcie/h2d/pinned/1GiB/gpu0/bandwidth", 55),

@@ -10,7 +10,7 @@
 namespace gpubench {
 
 // Throws std::logic_error when no row owns the sweep's benchmark names (the catalogue and the sweep disagree).
-const FamilySpec& allreduce_family(const NcclCombination& forced);
+const FamilySpec& nccl_family(const NcclCombination& forced);
 
 // "nccl.ring_simple", "nccl.auto": the label of the catalogue's variant whose environment forces `forced`; a
 // combination the catalogue does not run (NCCL_ALGO alone, a list such as "^nvls") is named the same way,

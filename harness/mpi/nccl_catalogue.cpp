@@ -1,4 +1,4 @@
-#include "harness/mpi/allreduce_catalogue.hpp"
+#include "harness/mpi/nccl_catalogue.hpp"
 
 #include <stdexcept>
 
@@ -14,9 +14,8 @@ const char* variable(const FamilyVariant& variant, const char* name) {
 
 }  // namespace
 
-const FamilySpec& allreduce_family(const NcclCombination& forced) {
-  const std::string benchmark =
-      benchmark_name({Collective::AllReduce, allreduce_sizes(Suite::Quick).front(), Placement::OutOfPlace}, forced);
+const FamilySpec& nccl_family(const NcclCombination& forced) {
+  const std::string benchmark = benchmark_name(sweep_points(Suite::Quick, forced).front(), forced);
   const FamilySpec* family = family_of(benchmark);
   if (family == nullptr) throw std::logic_error("the family catalogue has no row for " + benchmark);
   return *family;

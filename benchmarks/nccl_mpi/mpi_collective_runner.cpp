@@ -1,4 +1,4 @@
-#include "benchmarks/nccl_mpi/mpi_allreduce_runner.hpp"
+#include "benchmarks/nccl_mpi/mpi_collective_runner.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -17,22 +17,22 @@ namespace {
 // A bound on samples per repetition, should a clock ever read zero.
 constexpr long long kMaxSamplesPerRepetition = 10'000'000;
 
-MpiAllReduceOutcome not_measured(MpiAllReduceOutcome::Kind kind, std::string reason) {
-  MpiAllReduceOutcome outcome;
+MpiCollectiveOutcome not_measured(MpiCollectiveOutcome::Kind kind, std::string reason) {
+  MpiCollectiveOutcome outcome;
   outcome.kind = kind;
   outcome.reason = std::move(reason);
   return outcome;
 }
 
-MpiAllReduceOutcome failed(FailureKind failure, std::string reason) {
-  MpiAllReduceOutcome outcome = not_measured(MpiAllReduceOutcome::Kind::Failed, std::move(reason));
+MpiCollectiveOutcome failed(FailureKind failure, std::string reason) {
+  MpiCollectiveOutcome outcome = not_measured(MpiCollectiveOutcome::Kind::Failed, std::move(reason));
   outcome.failure = failure;
   return outcome;
 }
 
 }  // namespace
 
-MpiAllReduceRunner::MpiAllReduceRunner(const MpiWorld& world, int device, NcclDebugLog& debug_log, NcclCombination forced,
+MpiCollectiveRunner::MpiCollectiveRunner(const MpiWorld& world, int device, NcclDebugLog& debug_log, NcclCombination forced,
                                        int repetitions, double min_seconds)
     : world_(world),
       device_(device),
@@ -41,7 +41,7 @@ MpiAllReduceRunner::MpiAllReduceRunner(const MpiWorld& world, int device, NcclDe
       repetitions_(repetitions),
       min_seconds_(min_seconds) {}
 
-std::string MpiAllReduceRunner::agreed_reason(const std::string& mine) const {
+std::string MpiCollectiveRunner::agreed_reason(const std::string& mine) const {
   std::string reason;
   const std::vector<std::string> all = world_.gather_text(mine, 0);
   for (const std::string& text : all) {
@@ -57,7 +57,7 @@ std::string MpiAllReduceRunner::agreed_reason(const std::string& mine) const {
   return reason;
 }
 
-NcclCommunicators* MpiAllReduceRunner::communicators(std::string* refusal) {
+NcclCommunicators* MpiCollectiveRunner::communicators(std::string* refusal) {
   if (communicators_ && !communicators_->aborted()) return communicators_.get();
   communicators_.reset();
   struct {
@@ -85,17 +85,24 @@ NcclCommunicators* MpiAllReduceRunner::communicators(std::string* refusal) {
   return communicators_.get();
 }
 
-MpiAllReduceOutcome MpiAllReduceRunner::run(std::size_t bytes, Placement placement) {
-  using Kind = MpiAllReduceOutcome::Kind;
+MpiCollectiveOutcome MpiCollectiveRunner::run(const SweepPoint& point) {
+  using Kind = MpiCollectiveOutcome::Kind;
+  const std::size_t bytes = point.bytes;
+  const Placement placement = point.placement;
   if (world_.size() < 2) return not_measured(Kind::Skipped, "needs two GPUs; 1 rank running");
   if (init_refusal_) return not_measured(Kind::Skipped, *init_refusal_);
-  if (const auto it = refused_sizes_.find(bytes); it != refused_sizes_.end()) return not_measured(Kind::Skipped, it->second);
+  if (const auto it = refused_.find({point.collective, bytes}); it != refused_.end()) {
+    return not_measured(Kind::Skipped, it->second);
+  }
+  const CollectiveSpec& spec = collective_spec(point.collective);
+  const CallShape shape = call_shape(spec, bytes, world_.size());
+  if (shape.block == 0) {  // as gpubench-micro's nccl family skips it, with the same reason
+    return not_measured(Kind::Skipped, too_small_reason(spec, bytes, world_.size()));
+  }
   std::string refusal;
   NcclCommunicators* communicators = this->communicators(&refusal);
   if (communicators == nullptr) return not_measured(Kind::Skipped, refusal);
 
-  const CollectiveSpec& spec = collective_spec(Collective::AllReduce);
-  const CallShape shape = call_shape(spec, bytes, world_.size());
   CollectiveBench bench(*communicators, spec, shape, placement);
   CopyGate gate;  // declared after the buffers, so it is opened before they are freed
   try {
@@ -109,11 +116,16 @@ MpiAllReduceOutcome MpiAllReduceRunner::run(std::size_t bytes, Placement placeme
     }
     if (world_.max(refused.empty() ? 0 : 1) != 0) {
       communicators->abort();
-      refused_sizes_[bytes] = agreed_reason(refused);
-      return not_measured(Kind::Skipped, refused_sizes_[bytes]);
+      const std::string& reason = refused_[{spec.kind, bytes}] = agreed_reason(refused);
+      return not_measured(Kind::Skipped, reason);
     }
-    std::optional<NcclCombination> used;  // NCCL reports its choice on rank 0 only
-    if (world_.rank() == 0) used = choice_from_debug_text(debug_log_.take_new_text(), spec.tuning_name, {shape.bytes()});
+    std::optional<NcclCombination> used;  // NCCL reports its choice on rank 0 only, and none for send/recv
+    if (world_.rank() == 0) {
+      const std::string text = debug_log_.take_new_text();
+      if (spec.tuning_name != nullptr) {
+        used = choice_from_debug_text(text, spec.tuning_name, {shape.bytes(), shape.block * sizeof(float)});
+      }
+    }
 
     const int calls = calls_per_sample(bytes, world_.size(), placement);
     std::vector<CollectiveMeasurement> repetitions;
@@ -146,7 +158,7 @@ MpiAllReduceOutcome MpiAllReduceRunner::run(std::size_t bytes, Placement placeme
     debug_log_.skip_new_text();
     if (world_.max(gate.timed_out() ? 1 : 0) != 0) {
       return failed(FailureKind::GateTimeout, "a timing gate gave up waiting, so the calls started before the clock: NCCL "
-                                              "waited for the GPU while enqueuing the all-reduce, or a rank was very late");
+                                              "waited for the GPU while enqueuing the collective, or a rank was very late");
     }
 
     const std::vector<RankCheck> mine = bench.check();
@@ -160,7 +172,7 @@ MpiAllReduceOutcome MpiAllReduceRunner::run(std::size_t bytes, Placement placeme
     }
     if (world_.max(wrong.empty() ? 0 : 1) != 0) return failed(FailureKind::WrongResult, wrong);
 
-    MpiAllReduceOutcome outcome;
+    MpiCollectiveOutcome outcome;
     for (const CollectiveMeasurement& measurement : repetitions) outcome.busbw_samples.push_back(busbw_gbps(measurement));
     std::sort(repetitions.begin(), repetitions.end(), [](const CollectiveMeasurement& a, const CollectiveMeasurement& b) {
       return a.mean_seconds > b.mean_seconds;  // slowest first: ascending busbw

@@ -1,13 +1,12 @@
 #pragma once
 // A GEMM ready to be timed: operands drawn, each algorithm cuBLASLt's heuristic proposes timed briefly on this
-// device, the fastest kept. The heuristic's first choice is often not the fastest here (on an H200 most shapes
+// device, the fastest kept (a near tie to the heuristic's order). The heuristic's first choice is often not the fastest here (on an H200 most shapes
 // ran best with its second to eighth, by a few per cent), and trying them is how a benchmark gets to what the
 // hardware can do. The choice (a GemmTuning) can be handed to a later TunedGemm of the same device, precision
 // and shape, so that every repetition of a benchmark times the same algorithm.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <limits>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -15,6 +14,7 @@
 #include <vector>
 
 #include "benchmarks/common/event_timer.hpp"
+#include "benchmarks/gemm/candidate_choice.hpp"
 #include "benchmarks/gemm/cublaslt_gemm.hpp"
 #include "benchmarks/gemm/gemm_operands.hpp"
 #include "benchmarks/gemm/gemm_problem.hpp"
@@ -32,9 +32,9 @@ inline constexpr int kMaxLaunchesPerBatch = 10000;
 // fraction of a second under load, and every construction (Google Benchmark makes several per repetition)
 // should start timing from the same state.
 inline constexpr double kWarmupSeconds = 0.1;
-// Each candidate is timed this many times, in turns, and judged by its best batch: among candidates within a
-// per cent of each other, one batch each would pick by noise.
-inline constexpr int kTuningRounds = 3;
+// Each candidate is timed this many times, in turns, and judged by the median of its batches
+// (benchmarks/gemm/candidate_choice.hpp says why not by its best).
+inline constexpr int kTuningRounds = 7;
 
 // What tuning chose: the algorithm and how many launches a timed batch holds.
 struct GemmTuning {
@@ -108,7 +108,8 @@ class TunedGemm {
     return std::string(precision_name(operands_.precision())) + " GEMM " + shape_name(operands_.shape());
   }
 
-  // Times each candidate the heuristic offers, kTuningRounds batches each in turns, and keeps the fastest.
+  // Times each candidate the heuristic offers, kTuningRounds batches each in turns, and keeps the one
+  // choose_candidate picks.
   GemmTuning tune(EventTimer& timer, cudaStream_t stream) {
     const std::vector<LtAlgorithm> candidates = gemm_.heuristic_candidates(kHeuristicCandidates);
     // A first launch of each also loads its kernel (CUDA loads modules lazily), which must not be timed.
@@ -133,13 +134,13 @@ class TunedGemm {
     const double one_launch = time_launches(runnable.front(), 1, timer, stream);
     tuning.launches_per_batch = static_cast<int>(
         std::clamp(std::ceil(kMinBatchSeconds / std::max(one_launch, 1e-9)), 1.0, double{kMaxLaunchesPerBatch}));
-    std::vector<double> best_batch(runnable.size(), std::numeric_limits<double>::infinity());
+    std::vector<std::vector<double>> batches(runnable.size());
     for (int round = 0; round < kTuningRounds; ++round) {
       for (std::size_t i = 0; i < runnable.size(); ++i) {
-        best_batch[i] = std::min(best_batch[i], time_launches(runnable[i], tuning.launches_per_batch, timer, stream));
+        batches[i].push_back(time_launches(runnable[i], tuning.launches_per_batch, timer, stream));
       }
     }
-    tuning.algorithm = runnable[std::min_element(best_batch.begin(), best_batch.end()) - best_batch.begin()];
+    tuning.algorithm = runnable[choose_candidate(batches)];
     tuning.candidates_timed = runnable.size();
     return tuning;
   }

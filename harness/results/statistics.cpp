@@ -20,16 +20,6 @@ double student_t_three_sigma(int degrees_of_freedom) {
   return kNormal + (kTable[kTabulated - 1] - kNormal) * kTabulated / degrees_of_freedom;
 }
 
-double median(std::vector<double> values) {
-  if (values.empty()) throw std::invalid_argument("median of no values");
-  const std::size_t mid = values.size() / 2;
-  std::nth_element(values.begin(), values.begin() + mid, values.end());
-  const double upper = values[mid];
-  if (values.size() % 2 == 1) return upper;
-  const double lower = *std::max_element(values.begin(), values.begin() + mid);
-  return (lower + upper) / 2;
-}
-
 SampleStatistics summarize(const std::vector<double>& samples) {
   if (samples.empty()) throw std::invalid_argument("statistics of no samples");
   SampleStatistics s;

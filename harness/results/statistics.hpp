@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "benchmarks/common/median.hpp"
+
 namespace gpubench {
 
 struct SampleStatistics {
@@ -32,7 +34,6 @@ double median_standard_error(const SampleStatistics& repetitions);
 // freedom, 6.62 for 4, 4.09 for 9, 3.27 for 30, tending to 3.0. Throws std::invalid_argument below 1.
 double student_t_three_sigma(int degrees_of_freedom);
 
-double median(std::vector<double> values);
 // Throws std::invalid_argument on an empty set.
 SampleStatistics summarize(const std::vector<double>& samples);
 

@@ -20,6 +20,12 @@ constexpr std::size_t kRunsForRobustSpread = 10;
 
 }  // namespace
 
+double spread_covering_every_run(const std::vector<double>& values, double expected) {
+  double farthest = 0;
+  for (double v : values) farthest = std::max(farthest, std::abs(v - expected));
+  return farthest / noise_per_unit_spread(static_cast<int>(values.size()));
+}
+
 double spread_between_runs(const std::vector<double>& values) {
   if (values.size() < 2) return 0;
   const SampleStatistics runs = summarize(values);
@@ -58,8 +64,9 @@ Baseline build_baseline(const std::vector<SourcedResults>& runs, const std::stri
   for (const auto& [id, p] : pooled) {
     BaselineMetric metric;
     metric.expected = median(p.values);
-    metric.spread = std::max(spread_between_runs(p.values), median(p.within_errors));
     metric.runs = static_cast<int>(p.values.size());
+    metric.spread = std::max({spread_between_runs(p.values), median(p.within_errors),
+                              spread_covering_every_run(p.values, metric.expected)});
     metric.better = p.first->better;
     metric.unit = p.first->unit;
     metric.tolerance = default_tolerance(id, metric.unit);

@@ -26,11 +26,13 @@ std::string percent(double fraction) {
 
 }  // namespace
 
-double baseline_noise(const BaselineMetric& metric) {
-  const int runs = std::max(metric.runs, 1);
+double noise_per_unit_spread(int runs) {
+  runs = std::max(runs, 1);
   const double t = runs >= 2 ? student_t_three_sigma(runs - 1) : kKnownSpreadSignificance;
-  return t * metric.spread * std::sqrt(1.0 + 1.0 / runs);
+  return t * std::sqrt(1.0 + 1.0 / runs);
 }
+
+double baseline_noise(const BaselineMetric& metric) { return noise_per_unit_spread(metric.runs) * metric.spread; }
 
 std::string why_not_gating(const BaselineMetric& metric) {
   if (metric.runs <= 1) return "";

@@ -14,6 +14,9 @@ namespace gpubench {
 // own spread, taken as known: t is 3.
 double baseline_noise(const BaselineMetric& metric);
 
+// baseline_noise() of a spread of 1 from `runs` runs: t x sqrt(1 + 1/runs).
+double noise_per_unit_spread(int runs);
+
 // Empty when the metric gates: its noise band, relative to expected, is at most 1.5 x its tolerance, or it
 // comes from one run (an explicit A/B). Otherwise why not, with the numbers, e.g. "run-to-run spread 6.1 %
 // over 10 runs: noise alone moves it up to 26 %, over 1.5 x its 15 % tolerance".

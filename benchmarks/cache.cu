@@ -127,7 +127,7 @@ void run_l2_chunk_read(benchmark::State& state, const BenchmarkContext& context,
   report_l2_read(state, device, working_set_bytes, wrong, sink.count(), layout->bytes_per_launch,
                  "grid" + std::to_string(layout->blocks) + "xblock" + std::to_string(kernels::kL2ChunkBlock) + ", " +
                      std::to_string(layout->chunks) + " chunks of " + std::to_string(kL2ChunkBytes) +
-                     " bytes, ld.global.cg.v2",
+                     " bytes, ld.global.v2",
                  timed_seconds);
 }
 

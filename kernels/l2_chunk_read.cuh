@@ -1,7 +1,6 @@
 #pragma once
 // The L2 read in chunks: the access pattern of the public measurement that L2 figures are compared with
-// (cache_peaks.hpp), for working sets of many chunks. Reads with 8-byte loads cached in L2 and not in L1
-// (ld.global.cg).
+// (cache_peaks.hpp), for working sets of many chunks, with its 8-byte plain loads.
 //
 // The working set is cut into chunks of kL2ChunkWords words, and block b reads all of chunk b mod chunks, many
 // blocks per chunk. A chunk is kL2PiecesPerChunk pieces of two loads per thread (16 KiB), and chunk c's piece i
@@ -35,7 +34,7 @@ struct L2ChunkReadArgs {
 // chunk writes its sink words.
 cudaError_t launch_l2_chunk_read(const L2ChunkReadArgs& args, std::size_t blocks, cudaStream_t stream);
 
-// One block per chunk recomputes its XORs with plain loads and counts the sink words that differ.
+// One block per chunk recomputes its XORs and counts the sink words that differ.
 cudaError_t count_l2_chunk_read_mismatches(const L2ChunkReadArgs& args, unsigned long long* mismatches,
                                           cudaStream_t stream);
 

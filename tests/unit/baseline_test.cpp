@@ -15,6 +15,22 @@ namespace {
 
 const std::string kCheck = std::string(GPUBENCH_TEST_DATA) + "/check";
 
+// Runs like tests/data/check/healthy_1.json, every sample of run i multiplied by scales[i].
+std::vector<SourcedResults> healthy_runs_scaled_by(const std::vector<double>& scales) {
+  const ResultsDocument healthy = read_results_file(kCheck + "/healthy_1.json");
+  std::vector<SourcedResults> runs;
+  for (double scale : scales) {
+    ResultsDocument run = healthy;
+    for (Metric& m : run.metrics) {
+      for (double& sample : m.samples) sample *= scale;
+      m.statistics = summarize(m.samples);
+      m.value = m.statistics.median;
+    }
+    runs.push_back({"run" + std::to_string(runs.size() + 1) + ".json", run});
+  }
+  return runs;
+}
+
 TEST(Baseline, MedianAndSpreadOverRuns) {
   std::vector<SourcedResults> runs;
   for (const char* f : {"/healthy_1.json", "/healthy_2.json", "/healthy_3.json"}) runs.push_back({f, read_results_file(kCheck + f)});
@@ -34,17 +50,7 @@ TEST(Baseline, MedianAndSpreadOverRuns) {
 // Seen on an H200 node: graph launch speed-ups of 4.45, 4.50 and 3.63 in three healthy runs. A MAD over three
 // runs ignores the third, which then failed the check against its own baseline.
 TEST(Baseline, EveryRunOfAFewRunBaselinePassesItsOwnCheck) {
-  const ResultsDocument healthy = read_results_file(kCheck + "/healthy_1.json");
-  std::vector<SourcedResults> runs;
-  for (double scale : {1.0, 1.011, 0.816}) {
-    ResultsDocument run = healthy;
-    for (Metric& m : run.metrics) {
-      for (double& sample : m.samples) sample *= scale;
-      m.statistics = summarize(m.samples);
-      m.value = m.statistics.median;
-    }
-    runs.push_back({"run" + std::to_string(runs.size() + 1) + ".json", run});
-  }
+  const std::vector<SourcedResults> runs = healthy_runs_scaled_by({1.0, 1.011, 0.816});
   const Baseline baseline = build_baseline(runs, "", "", "");
   for (const SourcedResults& run : runs) {
     const CheckReport report = check_against_baseline(run.results, run.path, baseline, "baseline.json");
@@ -55,17 +61,7 @@ TEST(Baseline, EveryRunOfAFewRunBaselinePassesItsOwnCheck) {
 // Seen on an H200: ten healthy runs, nine of a launch latency within 1 % of each other and one 16 % over. The
 // MAD of ten runs ignores that one, and it failed against the baseline it was part of.
 TEST(Baseline, EveryRunOfATenRunBaselinePassesItsOwnCheckEvenOneFarOut) {
-  const ResultsDocument healthy = read_results_file(kCheck + "/healthy_1.json");
-  std::vector<SourcedResults> runs;
-  for (double scale : {1.0, 1.004, 0.996, 1.002, 0.998, 1.161, 1.001, 0.999, 1.003, 0.997}) {
-    ResultsDocument run = healthy;
-    for (Metric& m : run.metrics) {
-      for (double& sample : m.samples) sample *= scale;
-      m.statistics = summarize(m.samples);
-      m.value = m.statistics.median;
-    }
-    runs.push_back({"run" + std::to_string(runs.size() + 1) + ".json", run});
-  }
+  const std::vector<SourcedResults> runs = healthy_runs_scaled_by({1.0, 1.004, 0.996, 1.002, 0.998, 1.161, 1.001, 0.999, 1.003, 0.997});
   const Baseline baseline = build_baseline(runs, "", "", "");
   for (const SourcedResults& run : runs) {
     const CheckReport report = check_against_baseline(run.results, run.path, baseline, "baseline.json");

@@ -168,6 +168,7 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
   std::vector<Finding> findings = judge_node_health(facts, {}, expected);
   end_stage("doctor");
 
+  const auto load_began = std::chrono::steady_clock::now();
   std::cerr << "[2/" << stages << "] quick suite (" << std::to_string(static_cast<int>(seconds_since(started))) + " s" << ")\n";
   ResultsDocument document = start_results_document(state.command_line, "quick", devices, nvml.get(), nvml_error);
   const std::string output = results_path(args.destination, document);
@@ -227,11 +228,13 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
     add_stress_to_document(records, judged, limits, static_cast<double>(duration.count()), document);
     verdicts.insert(verdicts.end(), judged.begin(), judged.end());
   }
-  // The suite and stress loaded every link: PCIe errors that came meanwhile count against the GPU.
+  // The suite and stress loaded every link: PCIe and NVLink errors that came meanwhile count against the GPU.
   NodeFacts after_load = facts;
-  reread_pcie_errors(nvml.get(), after_load);
-  const std::vector<Finding> growth = judge_pcie_error_growth(facts, after_load);
-  findings.insert(findings.end(), growth.begin(), growth.end());
+  reread_link_errors(nvml.get(), after_load);
+  for (const std::vector<Finding>& growth : {judge_pcie_error_growth(facts, after_load),
+                                             judge_nvlink_error_growth(facts, after_load, seconds_since(load_began))}) {
+    findings.insert(findings.end(), growth.begin(), growth.end());
+  }
   document.run.interrupted = state.stop->load();
   end_stage("stress");
   finish_results_document(document);

@@ -36,9 +36,17 @@ std::vector<Finding> judge_node_health(const NodeFacts& facts, const HealthLimit
                                        const std::optional<NodeProfile>& expected = std::nullopt);
 
 // The GPUs' PCIe error counters read before and after a load (acceptance reads them around its suite and stress,
-// reread_pcie_errors): uncorrectable AER errors that appeared are critical, correctable ones a warning, replays
+// reread_link_errors): uncorrectable AER errors that appeared are critical, correctable ones a warning, replays
 // above pcie_replays_per_run critical and fewer info. The GPUs with nothing new make one ok finding.
 std::vector<Finding> judge_pcie_error_growth(const NodeFacts& before, const NodeFacts& after, const HealthLimits& limits = {});
+
+// The GPUs' NVLink error counters read before and after a load that ran `load_seconds` (acceptance's suite and
+// stress, with traffic over every link): recovery errors that appeared are critical (a link retrained under load),
+// replays a warning, CRC errors a warning from nvlink_crc_errors_per_second over the load and info below it; a
+// link that was active before and is not after is critical. The GPUs with nothing new make one ok finding; GPUs
+// without NVLink are left out.
+std::vector<Finding> judge_nvlink_error_growth(const NodeFacts& before, const NodeFacts& after, double load_seconds,
+                                               const HealthLimits& limits = {});
 
 bool any_critical(const std::vector<Finding>& findings);
 

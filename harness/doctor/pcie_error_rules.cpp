@@ -73,21 +73,12 @@ void judge_replays(const GpuFacts& gpu, GpuCheck& check, const HealthLimits& lim
   }
 }
 
-const GpuFacts* same_gpu(const NodeFacts& facts, int index) {
-  for (const GpuFacts& gpu : facts.gpus) {
-    if (gpu.index == index) return &gpu;
-  }
-  return nullptr;
-}
-
 const AerCounts* counts_at(const GpuFacts& gpu, const std::string& address) {
   for (const PcieFunctionAer& function : gpu.pcie_aer) {
     if (function.address == address && function.counts.value) return &*function.counts.value;
   }
   return nullptr;
 }
-
-std::uint64_t rise(std::uint64_t before, std::uint64_t after) { return after > before ? after - before : 0; }  // a reset counts none
 
 void judge_growth(const GpuFacts& earlier, const GpuFacts& gpu, GpuCheck& check, const HealthLimits& limits) {
   const std::string fix = "reseat the GPU and its riser or cables; the kernel log's 'AER:' lines say when the errors came";

@@ -364,13 +364,14 @@ NodeFacts read_node_facts(const NvmlLibrary* nvml, const std::string& nvml_why_n
   return facts;
 }
 
-void reread_pcie_errors(const NvmlLibrary* nvml, NodeFacts& facts) {
+void reread_link_errors(const NvmlLibrary* nvml, NodeFacts& facts) {
   for (GpuFacts& gpu : facts.gpus) {
     if (gpu.pci_bus_id.empty()) continue;
     gpu.pcie_aer = read_pcie_aer(kPciDevices, gpu.pci_bus_id);
     const nvmlDevice_t handle = nvml != nullptr ? nvml->device_by_pci_bus_id(gpu.pci_bus_id) : nullptr;
     if (handle != nullptr) {
       gpu.pcie_replays = read_unsigned(*nvml, "nvmlDeviceGetPcieReplayCounter", nvml->nvmlDeviceGetPcieReplayCounter_, handle);
+      gpu.nvlinks = read_nvlinks(*nvml, handle);
     }
   }
 }

@@ -15,8 +15,9 @@ class NvmlLibrary;
 NodeFacts read_node_facts(const NvmlLibrary* nvml, const std::string& nvml_why_not, const CudaStatus& cuda,
                           const std::vector<int>& devices);
 
-// Reads the GPUs' PCIe error counters again (AER counts and replays), the rest of `facts` as it was: to compare
-// with the first reading after a load (judge_pcie_error_growth).
-void reread_pcie_errors(const NvmlLibrary* nvml, NodeFacts& facts);
+// Reads the GPUs' link error counters again (PCIe AER counts and replays, each NVLink's state and error counters),
+// the rest of `facts` as it was: to compare with the first reading after a load (judge_pcie_error_growth,
+// judge_nvlink_error_growth).
+void reread_link_errors(const NvmlLibrary* nvml, NodeFacts& facts);
 
 }  // namespace gpubench

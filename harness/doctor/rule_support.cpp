@@ -28,6 +28,13 @@ void check_each_gpu(const NodeFacts& facts, const std::string& check, const std:
   if (!quiet.empty()) out.push_back({Severity::Ok, check, quiet, ok_text, ""});
 }
 
+const GpuFacts* same_gpu(const NodeFacts& facts, int index) {
+  for (const GpuFacts& gpu : facts.gpus) {
+    if (gpu.index == index) return &gpu;
+  }
+  return nullptr;
+}
+
 std::string format_bytes(std::uint64_t bytes) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   double value = static_cast<double>(bytes);

@@ -45,6 +45,12 @@ void check_each_gpu(const NodeFacts& facts, const std::string& check, const std:
 // "1.5 GiB"
 std::string format_bytes(std::uint64_t bytes);
 
+// The GPU of `facts` with CUDA index `index`, or null.
+const GpuFacts* same_gpu(const NodeFacts& facts, int index);
+
+// How much a counter rose between two readings; a counter that went down (a driver reload reset it) rose by none.
+inline std::uint64_t rise(std::uint64_t before, std::uint64_t after) { return after > before ? after - before : 0; }
+
 // The rule groups, one file each.
 void judge_gpu_state(const NodeFacts& facts, const HealthLimits& limits, std::vector<Finding>& out);  // gpu_rules.cpp
 void judge_gpu_memory(const NodeFacts& facts, const HealthLimits& limits, std::vector<Finding>& out);  // memory_rules.cpp

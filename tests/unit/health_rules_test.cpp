@@ -714,5 +714,55 @@ TEST(DoctorCpuGovernors, ReadsSysfsAndSaysWhenThereIsNone) {
   EXPECT_FALSE(none.why_not.empty());
 }
 
+TEST(HealthRules, NvLinkErrorsThatRoseUnderLoadAreJudgedOnTheirGrowthAlone) {
+  NodeFacts before = healthy_node(5);
+  // Counts since boot that doctor already reported; only what rises during the load is judged here.
+  (*before.gpus[4].nvlinks.value)[2].errors.value = NvLinkCounters{5, 1, 900, 100};
+  const std::vector<Finding> quiet = judge_nvlink_error_growth(before, before, 60);
+  ASSERT_EQ(quiet.size(), 1u);
+  EXPECT_EQ(quiet[0].severity, Severity::Ok);
+  EXPECT_EQ(quiet[0].check, "nvlink.errors_during_run");
+
+  NodeFacts after = before;
+  (*after.gpus[0].nvlinks.value)[5].errors.value = NvLinkCounters{0, 1, 0, 0};        // retrained under load
+  (*after.gpus[1].nvlinks.value)[7].errors.value = NvLinkCounters{12, 0, 0, 0};       // replays
+  (*after.gpus[2].nvlinks.value)[3].errors.value = NvLinkCounters{0, 0, 5000, 1000};  // 100/s over 60 s
+  (*after.gpus[3].nvlinks.value)[9].active = false;                                   // went down
+  (*after.gpus[4].nvlinks.value)[2].errors.value = NvLinkCounters{5, 1, 930, 100};    // 30 CRC in 60 s
+  const std::vector<Finding> rose = judge_nvlink_error_growth(before, after, 60);
+  ASSERT_EQ(rose.size(), 5u);
+  const auto of_gpu = [&rose](int gpu) {
+    for (const Finding& f : rose) {
+      if (f.gpus == std::vector<int>{gpu}) return f;
+    }
+    return Finding{};
+  };
+  EXPECT_EQ(of_gpu(0).severity, Severity::Critical);
+  EXPECT_TRUE(mentions(of_gpu(0), "recovery errors during the run (60 s of load) (link 5: 1)")) << of_gpu(0).finding;
+  EXPECT_EQ(of_gpu(1).severity, Severity::Warning);
+  EXPECT_TRUE(mentions(of_gpu(1), "replay errors during the run (60 s of load) (link 7: 12)")) << of_gpu(1).finding;
+  EXPECT_EQ(of_gpu(2).severity, Severity::Warning);
+  EXPECT_TRUE(mentions(of_gpu(2), "link 3: 6000")) << of_gpu(2).finding;
+  EXPECT_EQ(of_gpu(3).severity, Severity::Critical);
+  EXPECT_TRUE(mentions(of_gpu(3), "went down during the run (60 s of load) (link 9: active before, not after)")) << of_gpu(3).finding;
+  EXPECT_EQ(of_gpu(4).severity, Severity::Info);
+  EXPECT_TRUE(mentions(of_gpu(4), "link 2: 30")) << of_gpu(4).finding;
+
+  // A counter that went down (the driver reloaded) rose by nothing; a GPU without NVLink is left out.
+  NodeFacts reset = before;
+  (*reset.gpus[4].nvlinks.value)[2].errors.value = NvLinkCounters{0, 0, 0, 0};
+  for (GpuFacts& gpu : reset.gpus) {
+    if (gpu.index != 4) gpu.nvlinks.value = std::vector<NvLinkFacts>{};
+  }
+  NodeFacts no_links_before = before;
+  for (GpuFacts& gpu : no_links_before.gpus) {
+    if (gpu.index != 4) gpu.nvlinks.value = std::vector<NvLinkFacts>{};
+  }
+  const std::vector<Finding> after_reset = judge_nvlink_error_growth(no_links_before, reset, 60);
+  ASSERT_EQ(after_reset.size(), 1u);
+  EXPECT_EQ(after_reset[0].severity, Severity::Ok);
+  EXPECT_EQ(after_reset[0].gpus, std::vector<int>{4});
+}
+
 }  // namespace
 }  // namespace gpubench

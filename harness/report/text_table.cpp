@@ -4,6 +4,16 @@
 #include <cstdio>
 
 namespace gpubench {
+namespace {
+
+// Columns a cell takes in a terminal: one per UTF-8 character (a continuation byte, 10xxxxxx, adds none), so
+// "8192³", "°C" and "µs" line up with ASCII cells.
+std::size_t display_width(const std::string& text) {
+  return static_cast<std::size_t>(
+      std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+}  // namespace
 
 void TextTable::add_column(std::string header, Align align, std::string group) {
   headers_.push_back(std::move(header));
@@ -18,9 +28,9 @@ void TextTable::add_row(std::vector<std::string> cells) {
 
 void TextTable::print(std::ostream& out) const {
   std::vector<std::size_t> widths;
-  for (const std::string& h : headers_) widths.push_back(h.size());
+  for (const std::string& h : headers_) widths.push_back(display_width(h));
   for (const auto& row : rows_) {
-    for (std::size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+    for (std::size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], display_width(row[c]));
   }
   // A group's label starts over its first column; its last column widens when the label is longer than them all.
   bool grouped = false;
@@ -29,7 +39,7 @@ void TextTable::print(std::ostream& out) const {
     while (last + 1 < headers_.size() && groups_[last + 1] == groups_[first]) ++last;
     std::size_t span = 2 * (last - first);
     for (std::size_t c = first; c <= last; ++c) span += widths[c];
-    if (groups_[first].size() > span) widths[last] += groups_[first].size() - span;
+    if (display_width(groups_[first]) > span) widths[last] += display_width(groups_[first]) - span;
     grouped = grouped || !groups_[first].empty();
   }
   if (grouped) {
@@ -47,7 +57,7 @@ void TextTable::print(std::ostream& out) const {
   }
   const auto line = [&](const std::vector<std::string>& cells) {
     for (std::size_t c = 0; c < cells.size(); ++c) {
-      const std::string pad(widths[c] - cells[c].size(), ' ');
+      const std::string pad(widths[c] - display_width(cells[c]), ' ');
       if (c) out << "  ";
       out << (aligns_[c] == Align::Right ? pad + cells[c] : cells[c] + (c + 1 < cells.size() ? pad : ""));
     }

@@ -34,5 +34,20 @@ TEST(TextTable, NoGroupNoLineAbove) {
   EXPECT_EQ(out.str(), "id             value\n------------  ------\nmemory/triad  4362.4\n");
 }
 
+TEST(TextTable, ACharacterOfSeveralBytesTakesOneColumn) {
+  TextTable table;
+  table.add_column("shape");
+  table.add_column("limit", TextTable::Align::Right);
+  table.add_row({"8192³", "85 °C"});
+  table.add_row({"4096x4096", "1 µs"});
+  std::ostringstream out;
+  table.print(out);
+  EXPECT_EQ(out.str(),
+            "shape      limit\n"
+            "---------  -----\n"
+            "8192³      85 °C\n"
+            "4096x4096   1 µs\n");
+}
+
 }  // namespace
 }  // namespace gpubench

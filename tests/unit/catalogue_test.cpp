@@ -54,7 +54,7 @@ TEST(Catalogue, AcceptanceSelectsTheFiguresItAlwaysHas) {
   EXPECT_EQ(acceptance_filter(family_catalogue()),
             "^(memory/|gemm/(bf16|fp8_e4m3|tf32|fp32)/8192x|gemm/tensor_core_speedup/|pcie/(h2d|d2h|bidirectional_h2d|"
             "bidirectional_d2h)/pinned/1GiB/|launch/graph_speedup/100/|p2p/(ce_unidir|ce_bidir)/1GiB/|p2p/latency/|p2p/ce_all_to_one/|"
-            "nccl/allreduce/auto/auto/1GiB/)");
+            "nccl/(allreduce|alltoall)/auto/auto/1GiB/)");
 }
 
 TEST(Catalogue, DefaultTolerancesByFamilyAndKindOfFigure) {

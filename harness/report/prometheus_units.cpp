@@ -13,7 +13,7 @@ std::optional<PrometheusUnit> prometheus_unit(const std::string& unit) {
       {"us", {"latency_seconds", 1e-6, kTime}},
       {"ns", {"latency_seconds", 1e-9, kTime}},
       {"x", {"ratio", 1, "One measurement over another: a speedup, a slowdown, the best shape over the worst (gpubench's x)."}},
-      {"%", {"efficiency_ratio", 1e-2, "A share from 0 to 1: overlap efficiency, the largest block left allocatable (gpubench's % / 100)."}},
+      {"%", {"efficiency_ratio", 1e-2, "A share from 0 to 1: overlap efficiency, the largest block left allocatable, the power a stress load reached of its limit (gpubench's % / 100)."}},
   };
   const auto found = kUnits.find(unit);
   if (found == kUnits.end()) return std::nullopt;

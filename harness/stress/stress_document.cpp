@@ -69,6 +69,32 @@ json pulse_json(const PulseResult& pulse) {
   return {{"steady_tflops", pulse.steady_tflops}, {"periods", periods}};
 }
 
+// A figure of the stress run, throttled when any telemetry reading was.
+Metric stress_metric(const GpuStressRecord& gpu, const std::string& benchmark, const std::string& figure,
+                     const std::string& unit, const std::vector<double>& samples) {
+  Metric m;
+  m.id = benchmark + "/" + figure;
+  m.benchmark = benchmark;
+  m.family = "stress";
+  m.device = gpu.index;
+  m.unit = unit;
+  m.better = Better::Higher;
+  m.samples = samples;
+  m.statistics = summarize(samples);
+  m.value = m.statistics.median;
+  std::uint64_t reasons = 0;
+  for (const StressSample& s : gpu.telemetry) reasons |= s.clock_event_reasons;
+  m.clock_event_reasons = reasons;
+  m.throttled = is_throttling(reasons);
+  return m;
+}
+
+// "10ms", "1s": a pulse period as an id segment.
+std::string period_segment(double period_ms) {
+  const long long ms = static_cast<long long>(period_ms + 0.5);
+  return ms % 1000 == 0 ? std::to_string(ms / 1000) + "s" : std::to_string(ms) + "ms";
+}
+
 }  // namespace
 
 void add_stress_to_document(const std::vector<GpuStressRecord>& gpus, const std::vector<GpuStressVerdict>& verdicts,
@@ -110,25 +136,31 @@ void add_stress_to_document(const std::vector<GpuStressRecord>& gpus, const std:
     if (gpu.mode == StressMode::Power) per_gpu.back()["power"] = power_json(gpu, v.power, limits);
     if (gpu.mode == StressMode::Pulse) per_gpu.back()["pulse"] = pulse_json(v.pulse);
     // The sustained load's figure keeps the id it always had; the power load's is its own. The pulse load's
-    // windows are only its warm-up: no figure.
+    // windows are only its warm-up: its figures are its bursts, per period.
     const std::string prefix = gpu.mode == StressMode::Sustained ? "stress" : std::string("stress/") + stress_mode_name(gpu.mode);
-    const std::string benchmark = prefix + "/gemm_bf16/8192/gpu" + std::to_string(gpu.index);
-    if (!rates.empty() && gpu.mode != StressMode::Pulse) {
-      Metric m;
-      m.id = benchmark + "/tflops";
-      m.benchmark = benchmark;
-      m.family = "stress";
-      m.device = gpu.index;
-      m.unit = "TFLOP/s";
-      m.better = Better::Higher;
-      m.samples = rates;
-      m.statistics = summarize(rates);
-      m.value = m.statistics.median;
-      std::uint64_t reasons = 0;
-      for (const StressSample& s : gpu.telemetry) reasons |= s.clock_event_reasons;
-      m.clock_event_reasons = reasons;
-      m.throttled = is_throttling(reasons);
-      document.metrics.push_back(m);
+    const std::string gpu_segment = "gpu" + std::to_string(gpu.index);
+    const std::string benchmark = prefix + "/gemm_bf16/8192/" + gpu_segment;
+    if (!rates.empty() && gpu.mode != StressMode::Pulse) document.metrics.push_back(stress_metric(gpu, benchmark, "tflops", "TFLOP/s", rates));
+    // What power the load reached, as a share of the limit, so that nightly history and Prometheus can follow it.
+    // Its samples are the power readings the verdict judged (after the warm-up, the last seconds left out).
+    if (gpu.mode == StressMode::Power && v.power.judged && v.power.limit_w > 0) {
+      std::vector<double> shares;
+      for (const StressSample& s : steady_samples(gpu.telemetry, limits)) {
+        if (s.power_w >= 0) shares.push_back(100 * s.power_w / v.power.limit_w);
+      }
+      document.metrics.push_back(stress_metric(gpu, prefix + "/power_target/" + gpu_segment, "share_of_power_limit", "%", shares));
+    }
+    // Each pulse period's verified bursts: a figure per period, its samples the bursts.
+    if (gpu.mode == StressMode::Pulse) {
+      for (const PulsePeriodResult& period : v.pulse.periods) {
+        std::vector<double> bursts;
+        for (const PulseBurst& b : gpu.bursts) {
+          if (b.period_ms == period.period_ms) bursts.push_back(b.tflops);
+        }
+        if (bursts.empty()) continue;
+        document.metrics.push_back(stress_metric(gpu, prefix + "/gemm_bf16/8192/" + period_segment(period.period_ms) + "/" + gpu_segment,
+                                                 "burst_tflops", "TFLOP/s", bursts));
+      }
     }
     for (const StressFinding& f : v.findings) {
       if (f.severity != "fail") continue;

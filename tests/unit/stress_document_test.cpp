@@ -23,10 +23,12 @@ TEST(StressDocument, LaterLoadsArePhasesOfTheFirstWithTheirOwnFiguresAndFailures
   add_stress_to_document(sustained, judge_stress(sustained, {}), {}, 120, doc);
   std::vector<GpuStressRecord> power = {loaded(StressMode::Power)};
   power[0].load_steps = {{1.5, 1}, {5, 2}};
+  for (int t = 0; t <= 60; ++t) power[0].telemetry.push_back({double(t), 60, t < 10 ? 500.0 : 693.0, 1650, 3201, 0, 0, 0});
   std::vector<GpuStressVerdict> power_verdicts = judge_stress(power, {});
   add_stress_to_document(power, power_verdicts, {}, 60, doc);
   std::vector<GpuStressRecord> pulse = {loaded(StressMode::Pulse)};
   pulse[0].gemm_mismatches = 1;
+  pulse[0].bursts = {{10, 3.1, 804}, {10, 3.2, 806}, {10, 3.3, 802}, {1000, 40, 738}, {1000, 42, 736}};
   add_stress_to_document(pulse, judge_stress(pulse, {}), {}, 60, doc);
 
   EXPECT_EQ(doc.stress["mode"], "sustained");
@@ -43,8 +45,16 @@ TEST(StressDocument, LaterLoadsArePhasesOfTheFirstWithTheirOwnFiguresAndFailures
 
   std::vector<std::string> ids;
   for (const Metric& m : doc.metrics) ids.push_back(m.id);
-  EXPECT_EQ(ids, (std::vector<std::string>{"stress/gemm_bf16/8192/gpu1/tflops", "stress/power/gemm_bf16/8192/gpu1/tflops"}))
-      << "the sustained figure keeps its id; the pulse load's warm-up is no figure";
+  EXPECT_EQ(ids, (std::vector<std::string>{"stress/gemm_bf16/8192/gpu1/tflops", "stress/power/gemm_bf16/8192/gpu1/tflops",
+                                           "stress/power/power_target/gpu1/share_of_power_limit",
+                                           "stress/pulse/gemm_bf16/8192/10ms/gpu1/burst_tflops",
+                                           "stress/pulse/gemm_bf16/8192/1s/gpu1/burst_tflops"}))
+      << "the sustained figure keeps its id; the pulse load's warm-up is no figure, its bursts are, per period";
+  EXPECT_NEAR(doc.metrics[2].value, 99.0, 1e-9) << "693 W of 700 after the warm-up";
+  EXPECT_EQ(doc.metrics[2].unit, "%");
+  EXPECT_EQ(doc.metrics[3].samples.size(), 3u);
+  EXPECT_DOUBLE_EQ(doc.metrics[3].value, 804);
+  EXPECT_DOUBLE_EQ(doc.metrics[4].value, 737);
   bool pulse_failure = false;
   for (const Failure& f : doc.failures) pulse_failure |= f.benchmark == "stress/pulse/gpu1" && f.reason.rfind("corruption.gemm", 0) == 0;
   EXPECT_TRUE(pulse_failure);

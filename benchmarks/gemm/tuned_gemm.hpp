@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "benchmarks/common/event_timer.hpp"
-#include "benchmarks/gemm/candidate_choice.hpp"
+#include "benchmarks/common/candidate_choice.hpp"
 #include "benchmarks/gemm/cublaslt_gemm.hpp"
 #include "benchmarks/gemm/gemm_operands.hpp"
 #include "benchmarks/gemm/gemm_problem.hpp"
@@ -33,7 +33,7 @@ inline constexpr int kMaxLaunchesPerBatch = 10000;
 // should start timing from the same state.
 inline constexpr double kWarmupSeconds = 0.1;
 // Each candidate is timed this many times, in turns, and judged by the median of its batches
-// (benchmarks/gemm/candidate_choice.hpp says why not by its best).
+// (benchmarks/common/candidate_choice.hpp says why not by its best).
 inline constexpr int kTuningRounds = 7;
 
 // What tuning chose: the algorithm and how many launches a timed batch holds.

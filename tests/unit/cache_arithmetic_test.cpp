@@ -100,23 +100,23 @@ TEST(CacheArithmetic, TheChunkedReadTakesOnlyWorkingSetsOfManyWholeChunks) {
       EXPECT_GE(layout->chunks, kMinL2Chunks) << working_set;
       EXPECT_EQ(layout->blocks % layout->chunks, 0u) << working_set;
       EXPECT_EQ(layout->bytes_per_launch, layout->blocks * kL2ChunkBytes) << working_set;
-      EXPECT_GE(layout->bytes_per_launch, kL2BytesPerLaunch) << working_set;
-      EXPECT_LT(layout->bytes_per_launch, kL2BytesPerLaunch + layout->chunks * kL2ChunkBytes) << working_set;
+      EXPECT_GE(layout->bytes_per_launch, kL2ChunkBytesPerLaunch) << working_set;
+      EXPECT_LT(layout->bytes_per_launch, kL2ChunkBytesPerLaunch + layout->chunks * kL2ChunkBytes) << working_set;
     }
   }
-  // 4 MiB is 8 chunks of 512 KiB; 4 GiB a launch is 8192 blocks, 1024 on each chunk.
+  // 4 MiB is 8 chunks of 512 KiB; 64 GiB a launch is 131072 blocks, 16384 on each chunk.
   const L2ChunkLayout four = *l2_chunk_layout(4 * kMiB);
   EXPECT_EQ(four.chunks, 8u);
-  EXPECT_EQ(four.blocks, 8192u);
-  // 24 MiB is 48 chunks; 8192 is not a multiple of 48, so 171 * 48 = 8208 blocks.
-  EXPECT_EQ(l2_chunk_layout(24 * kMiB)->blocks, 8208u);
-  // 8 GiB, more than a launch's 4 GiB, is read once.
-  EXPECT_EQ(l2_chunk_layout(8 * kGiB)->blocks, 16384u);
+  EXPECT_EQ(four.blocks, 131072u);
+  // 24 MiB is 48 chunks; 131072 is not a multiple of 48, so 2731 * 48 = 131088 blocks.
+  EXPECT_EQ(l2_chunk_layout(24 * kMiB)->blocks, 131088u);
+  // 16 GiB, the largest power of two within 32-bit indices, is 32768 chunks read 4 times.
+  EXPECT_EQ(l2_chunk_layout(16 * kGiB)->blocks, 131072u);
 
   EXPECT_FALSE(l2_chunk_layout(0).has_value());
   EXPECT_FALSE(l2_chunk_layout(7 * 512 * kKiB).has_value());      // too few chunks: L1 would merge the reads
   EXPECT_FALSE(l2_chunk_layout(4 * kMiB + 64 * kKiB).has_value());  // not whole chunks
-  EXPECT_FALSE(l2_chunk_layout(64 * kGiB).has_value());            // more words than 32-bit indices reach
+  EXPECT_FALSE(l2_chunk_layout(32 * kGiB).has_value());            // more words than 32-bit indices reach
 }
 
 }  // namespace

@@ -81,7 +81,7 @@ const std::vector<FamilySpec>& family_catalogue() {
        true, 3, 5, std::chrono::seconds(600), kOneVariant, 0.10, 0.15, {}},
       // Host-side call costs in microseconds (the looser tolerance); quick suite estimated at about 1 s a GPU.
       {"alloc", "cudaMalloc/cudaFree against the stream-ordered pool allocator, 4 KiB to 1 GiB; the largest block "
-                "left after a fragmenting pattern, against the free memory",
+                "left after a fragmenting pattern over all free memory, against the unused memory (full suite)",
        true, 3, 5, std::chrono::seconds(600), kOneVariant, 0.10, 0.25, {}},
   };
   return families;

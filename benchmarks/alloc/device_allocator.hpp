@@ -113,6 +113,14 @@ class DeviceAllocator {
     return static_cast<std::size_t>(reserved);
   }
 
+  // Of the pool's reserved bytes, those no live block uses (0 for cudaMalloc): what it can give without growing.
+  std::size_t pool_cached_bytes() const {
+    if (pool_ == nullptr) return 0;
+    std::uint64_t used = 0;
+    GPUBENCH_CUDA_CHECK(cudaMemPoolGetAttribute(pool_, cudaMemPoolAttrUsedMemCurrent, &used));
+    return pool_reserved_bytes() - static_cast<std::size_t>(used);
+  }
+
  private:
   const char* allocate_call() const {
     return kind_ == AllocatorKind::CudaMalloc ? "cudaMalloc" : "cudaMallocFromPoolAsync";

@@ -1,7 +1,6 @@
 #pragma once
 // The largest block an allocator can still give, found by binary search on whether an allocation succeeds, and
 // how it compares with the free memory there is.
-#include <algorithm>
 #include <cstddef>
 
 namespace gpubench {
@@ -28,11 +27,15 @@ std::size_t largest_allocatable(std::size_t bound, std::size_t granularity, TryA
   return known_good * granularity;
 }
 
-// The largest block, in percent of what it could have been: the free memory the driver reports, or the search's
-// bound where that is less (the search never asks for more than its bound).
-inline double largest_block_share_percent(std::size_t largest, std::size_t driver_free, std::size_t bound) {
-  const std::size_t could_be = std::min(driver_free, bound);
-  return could_be == 0 ? 0.0 : 100.0 * static_cast<double>(largest) / static_cast<double>(could_be);
+// The memory a program could still allocate after a pattern's frees: what the driver reports free
+// (cudaMemGetInfo) and what the allocator keeps cached for reuse (a pool's reserved bytes that no live block uses).
+inline std::size_t unused_bytes(std::size_t driver_free, std::size_t allocator_cached) {
+  return driver_free + allocator_cached;
+}
+
+// The largest block, in percent of the unused memory: 100 where holes cost nothing.
+inline double largest_block_share_percent(std::size_t largest, std::size_t unused) {
+  return unused == 0 ? 0.0 : 100.0 * static_cast<double>(largest) / static_cast<double>(unused);
 }
 
 }  // namespace gpubench

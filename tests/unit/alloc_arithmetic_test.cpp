@@ -49,10 +49,12 @@ TEST(LargestAllocatable, ABoundBelowOneGranuleAsksNothing) {
   EXPECT_TRUE(allocator.asked.empty());
 }
 
-TEST(LargestBlockShare, IsAgainstTheFreeMemoryOrTheBoundWhicheverIsLess) {
-  EXPECT_DOUBLE_EQ(largest_block_share_percent(512 * kMiB, 1024 * kMiB, 2048 * kMiB), 50.0);
-  EXPECT_DOUBLE_EQ(largest_block_share_percent(512 * kMiB, 4096 * kMiB, 512 * kMiB), 100.0);
-  EXPECT_DOUBLE_EQ(largest_block_share_percent(0, 0, 512 * kMiB), 0.0);
+TEST(LargestBlockShare, IsAgainstTheDriversFreeMemoryAndWhatTheAllocatorKeepsCached) {
+  EXPECT_EQ(unused_bytes(1024 * kMiB, 0), 1024 * kMiB);
+  EXPECT_EQ(unused_bytes(1024 * kMiB, 3072 * kMiB), 4096 * kMiB);
+  EXPECT_DOUBLE_EQ(largest_block_share_percent(512 * kMiB, unused_bytes(1024 * kMiB, 0)), 50.0);
+  EXPECT_DOUBLE_EQ(largest_block_share_percent(512 * kMiB, unused_bytes(1024 * kMiB, 3072 * kMiB)), 12.5);
+  EXPECT_DOUBLE_EQ(largest_block_share_percent(0, 0), 0.0);
 }
 
 TEST(FragmentingPattern, StaysWithinItsBudgetAndFreesTheLargeBlocksOutOfOrder) {

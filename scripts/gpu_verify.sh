@@ -98,7 +98,7 @@ case "$mode" in
   families)
     step "GPU tests of the families added for the micro-tests issue (cache, blocksize, overlap, alloc)"
     timeout 240 ./build/tests/gpubench_gpu_tests --gtest_color=no \
-      --gtest_filter='*L2Read*:*SharedRead*:*Cache*:*Blocksize*:*LaunchShape*:*Overlap*:*HashRounds*:*Alloc*:*Pool*:*LargestBlock*' \
+      --gtest_filter='*L2Read*:*L2ChunkRead*:*SharedRead*:*Cache*:*Blocksize*:*LaunchShape*:*Overlap*:*HashRounds*:*Alloc*:*Pool*:*LargestBlock*' \
       >"$out/tests.log" 2>&1
     echo "exit $?"; grep -E "^\[  (PASSED|FAILED|SKIPPED) |^\[==========\]|FAILED  \]" "$out/tests.log" | tail -12
     step "their quick suite, with two GEMM shapes of a model's own"

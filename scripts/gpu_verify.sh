@@ -12,6 +12,11 @@
 #   scripts/gpu_verify.sh OUTDIR depth              acceptance depth: the memory-test and stress GPU tests, doctor
 #                                                   on the node, against the shipped profile and against one that
 #                                                   expects 8 GPUs (must fail with that reason), acceptance and its time
+#   scripts/gpu_verify.sh OUTDIR slowdown [BASELINE] a slower GPU is caught on that GPU alone: memory and the large
+#                                                   BF16/FP8 GEMMs checked (--confirm 2) against BASELINE (the
+#                                                   shipped one by default) healthy, then with another process
+#                                                   multiplying matrices on GPU 0 back to back (heavy), then a
+#                                                   few per cent of the time (light); per GPU, what was flagged
 # OUTDIR gets verify.log (everything printed) and, by mode, tests.log, doctor.json, acceptance*.json, mpi.json,
 # single.json, or run1..N.json and baseline.json: at most eight files, as the device tool brings back.
 set -uo pipefail
@@ -19,7 +24,7 @@ out="${1:?usage: gpu_verify.sh OUTDIR check|runs N SECS [run args...]}"
 mode="${2:-check}"
 mkdir -p "$out"
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$repo"
+cd "$repo" || exit 1
 export NCCL_NVLS_ENABLE=0   # never NVLink multicast on shared hosts
 logs="$(mktemp -d)"
 exec > >(tee "$out/verify.log") 2>&1
@@ -131,6 +136,51 @@ case "$mode" in
       --log-dir "$logs/acceptance" 2>&1 | tail -25
     echo "exit ${PIPESTATUS[0]}, $((SECONDS - started)) s"
     ;;
-  *) echo "unknown mode '$mode' (check, runs, families or depth)"; exit 2 ;;
+  slowdown)
+    baseline=()
+    [ -n "${3:-}" ] && baseline=(--baseline "$3")
+    filter='^memory/|^gemm/(bf16|fp8_e4m3)/8192x8192x8192/'
+    # A competing process on GPU 0 alone: 8192^2 BF16 products back to back (heavy), or 4096^2 ones for about a
+    # millisecond every 6 ms (light: GEMM about 10-15 % slower is the aim; what it cost is in the check's output).
+    heavy='import torch
+a = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16); b = torch.randn_like(a)
+while True:
+    c = a @ b; torch.cuda.synchronize()'
+    light='import torch, time
+a = torch.randn(4096, 4096, device="cuda", dtype=torch.bfloat16); b = torch.randn_like(a)
+while True:
+    for _ in range(4): c = a @ b
+    torch.cuda.synchronize(); time.sleep(0.005)'
+    flagged() {  # what check flagged, per GPU
+      python3 - "$1" <<'PY'
+import json, sys, collections
+flagged = collections.defaultdict(list)
+for m in json.load(open(sys.argv[1]))["metrics"]:
+    gpu = next((part for part in m["id"].split("/") if part.startswith("gpu")), "node")
+    flagged[gpu] += []
+    if m["verdict"] in ("regression", "failed"):
+        flagged[gpu].append("%s %s %+.1f %%" % (m["verdict"], m["id"], 100 * m.get("change", 0)))
+for gpu in sorted(flagged): print(" ", gpu, len(flagged[gpu]), "flagged:", "; ".join(flagged[gpu]) or "-")
+PY
+    }
+    for load in healthy heavy light; do
+      step "quick-suite figures, $load"
+      loader=""
+      if [ "$load" != healthy ]; then
+        code="$heavy"; [ "$load" = light ] && code="$light"
+        CUDA_VISIBLE_DEVICES=0 python3 -c "$code" & loader=$!
+        sleep 8
+        nvidia-smi --query-gpu=index,utilization.gpu,clocks.sm,power.draw --format=csv,noheader
+      fi
+      ./build/gpubench run --suite quick --filter "$filter" -o "$out/$load.json" --log-dir "$logs/$load" >/dev/null 2>&1
+      echo "run exit $?"
+      ./build/gpubench check "$out/$load.json" "${baseline[@]}" --confirm 2 --json-file "$logs/$load.check.json" \
+        --no-color >"$logs/$load.check" 2>&1
+      echo "check exit $? (0 expected healthy, 1 under load)"; grep -E "^PASS|^FAIL" "$logs/$load.check"
+      flagged "$logs/$load.check.json"
+      if [ -n "$loader" ]; then kill "$loader"; wait "$loader" 2>/dev/null; fi
+    done
+    ;;
+  *) echo "unknown mode '$mode' (check, runs, families, depth or slowdown)"; exit 2 ;;
 esac
 step "done"

@@ -290,6 +290,71 @@ TEST(Cli, MicroCatalogueAndBenchmarkListingAgree) {
   EXPECT_EQ(run({GPUBENCH_MICRO_BINARY, "--gpubench_no_such_flag"}, kNoGpu).exit_code, 2) << "unknown flags still fail";
 }
 
+// The p2p family's benchmarks as gpubench-micro registers them for `devices` (GPUBENCH_DEVICES; no GPU needed):
+// per benchmark with its GPU or pair segment as '*', the segments it was registered with, in order.
+std::map<std::string, std::vector<std::string>> p2p_listing(const std::string& devices, const std::string& suite) {
+  std::map<std::string, std::string> env = kNoGpu;
+  env["GPUBENCH_DEVICES"] = devices;
+  env["GPUBENCH_SUITE"] = suite;
+  const Outcome listed = run({GPUBENCH_MICRO_BINARY, "--benchmark_list_tests", "--benchmark_filter=^p2p/"}, env);
+  EXPECT_EQ(listed.exit_code, 0) << listed.err;
+  std::map<std::string, std::vector<std::string>> segments;
+  std::istringstream lines(listed.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty()) continue;
+    const std::string name = line.substr(0, line.find("/min_time"));  // Google Benchmark's suffixes
+    const std::size_t last = name.rfind('/');
+    segments[name.substr(0, last) + "/*"].push_back(name.substr(last + 1));
+  }
+  return segments;
+}
+
+// Every ordered pair of the GPUs, gpuA-gpuB, in registration order (A's pairs first).
+std::vector<std::string> ordered_pairs(int gpus) {
+  std::vector<std::string> pairs;
+  for (int a = 0; a < gpus; ++a) {
+    for (int b = 0; b < gpus; ++b) {
+      if (a != b) pairs.push_back("gpu" + std::to_string(a) + "-gpu" + std::to_string(b));
+    }
+  }
+  return pairs;
+}
+
+// Eight GPUs: each of the quick suite's 11 pair benchmarks (ce_unidir, ce_bidir, sm_write, sm_read and staged_host at
+// 16 MiB and 1 GiB, and latency) once for each of the 8 x 7 = 56 ordered pairs, and the two copy-engine patterns once
+// per GPU: 11 x 56 + 2 x 8 = 632. The full suite: 26 pair benchmarks (five sizes) and four patterns, 26 x 56 + 4 x 8 =
+// 1488. Four GPUs, quick: 11 x 12 + 2 x 4 = 140.
+TEST(Cli, MicroRegistersEveryOrderedPairOfFourAndEightGpus) {
+  const std::vector<std::string> gpus = {"gpu0", "gpu1", "gpu2", "gpu3", "gpu4", "gpu5", "gpu6", "gpu7"};
+  const auto check = [&](const std::string& devices, int count, const std::string& suite, std::size_t pair_benchmarks,
+                         std::size_t patterns) {
+    const std::map<std::string, std::vector<std::string>> listing = p2p_listing(devices, suite);
+    std::size_t pair_seen = 0;
+    std::size_t pattern_seen = 0;
+    std::size_t names = 0;
+    for (const auto& [benchmark, segments] : listing) {
+      names += segments.size();
+      if (benchmark.find("_to_") != std::string::npos) {  // ce_all_to_one, sm_one_to_all, ...
+        ++pattern_seen;
+        EXPECT_EQ(segments, std::vector<std::string>(gpus.begin(), gpus.begin() + count)) << benchmark;
+      } else {
+        ++pair_seen;
+        EXPECT_EQ(segments, ordered_pairs(count)) << benchmark;
+      }
+    }
+    EXPECT_EQ(pair_seen, pair_benchmarks) << suite << " on " << devices;
+    EXPECT_EQ(pattern_seen, patterns) << suite << " on " << devices;
+    return names;
+  };
+  EXPECT_EQ(check("0-7", 8, "quick", 11, 2), 632u);
+  EXPECT_EQ(check("0-7", 8, "full", 26, 4), 1488u);
+  EXPECT_EQ(check("0-3", 4, "quick", 11, 2), 140u);
+  const std::map<std::string, std::vector<std::string>> quick = p2p_listing("0-7", "quick");
+  EXPECT_EQ(quick.count("p2p/ce_unidir/1GiB/*"), 1u);
+  EXPECT_EQ(quick.count("p2p/latency/*"), 1u);
+  EXPECT_EQ(quick.count("p2p/ce_all_to_one/512MiB/*"), 1u);
+}
+
 // check --confirm measures a suspect again only when there is one: a healthy run needs no GPU, a regression
 // on a machine without one is exit 3 and leaves the results file as it was.
 TEST(Cli, CheckConfirmNeedsTheGpuOnlyForASuspect) {

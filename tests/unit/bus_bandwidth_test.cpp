@@ -77,10 +77,52 @@ TEST(BusBandwidth, EveryCollectiveByHandAt1GiBIn4Milliseconds) {
   }
 }
 
+TEST(BusBandwidth, EveryCollectiveByHandAt1GiBIn4MillisecondsOnEightRanks) {
+  // Eight ranks, S = 1 GiB (2^28 floats split into 8 blocks of 2^25 where a buffer has one block per rank, so
+  // nothing is rounded off): algbw = 2^30 B / 4 ms = 268.435456 GB/s for every collective.
+  const double algbw = 268.435456;
+  for (Collective collective : kEveryCollective) {
+    const CallShape shape = call_shape(collective_spec(collective), std::size_t{1} << 30, 8);
+    EXPECT_EQ(shape.bytes(), std::size_t{1} << 30) << collective_id_name(collective);
+    EXPECT_NEAR(algorithm_bandwidth_gbps(static_cast<double>(shape.bytes()), 4e-3), algbw, 1e-9);
+  }
+  // All-reduce: 2 x 7/8 = 1.75, busbw 469.762048 GB/s.
+  EXPECT_NEAR(worked_busbw(Collective::AllReduce, std::size_t{1} << 30, 4e-3, 8), 469.762048, 1e-6);
+  // All-gather, reduce-scatter, all-to-all: each rank receives (or sends) the 7 blocks of 128 MiB that are not its
+  // own, 7/8 of S: busbw 234.881024 GB/s.
+  for (Collective collective : {Collective::AllGather, Collective::ReduceScatter, Collective::AllToAll}) {
+    EXPECT_NEAR(worked_busbw(collective, std::size_t{1} << 30, 4e-3, 8), 234.881024, 1e-6) << collective_id_name(collective);
+  }
+  // Broadcast, reduce, send/recv: S over every link once, busbw = algbw.
+  for (Collective collective : {Collective::Broadcast, Collective::Reduce, Collective::SendRecv}) {
+    EXPECT_NEAR(worked_busbw(collective, std::size_t{1} << 30, 4e-3, 8), algbw, 1e-6) << collective_id_name(collective);
+  }
+}
+
+TEST(BusBandwidth, FourRanksFactors) {
+  // 2 x 3/4 and 3/4.
+  EXPECT_DOUBLE_EQ(bus_factor(Collective::AllReduce, 4), 1.5);
+  EXPECT_DOUBLE_EQ(bus_factor(Collective::AllGather, 4), 0.75);
+  EXPECT_DOUBLE_EQ(bus_factor(Collective::ReduceScatter, 4), 0.75);
+  EXPECT_DOUBLE_EQ(bus_factor(Collective::AllToAll, 4), 0.75);
+  for (Collective collective : {Collective::Broadcast, Collective::Reduce, Collective::SendRecv}) {
+    EXPECT_DOUBLE_EQ(bus_factor(collective, 4), 1.0);
+  }
+}
+
 TEST(BusBandwidth, SIsRoundedDownToWholeBlocksAsNcclTestsDoes) {
   // 3 ranks, 1 KiB all-gather: 256 floats give blocks of 85, so S = 255 floats = 1020 B; in 10 us algbw is
   // 0.102 GB/s and busbw 2/3 of it, 0.068.
   EXPECT_NEAR(worked_busbw(Collective::AllGather, 1024, 10e-6, 3), 0.068, 1e-12);
+}
+
+TEST(BusBandwidth, EightRanksRoundSDownToWholeBlocksToo) {
+  // 1000 B all-to-all among 8 ranks: 250 floats give blocks of 31, S = 248 floats = 992 B; in 10 us algbw is
+  // 0.0992 GB/s and busbw 7/8 of it, 0.0868. 8 B all-gather: 2 floats cannot make 8 blocks, so no call (a skip).
+  EXPECT_EQ(call_shape(collective_spec(Collective::AllToAll), 1000, 8).bytes(), 992u);
+  EXPECT_NEAR(worked_busbw(Collective::AllToAll, 1000, 10e-6, 8), 0.0868, 1e-12);
+  EXPECT_EQ(call_shape(collective_spec(Collective::AllGather), 8, 8).block, 0u);
+  EXPECT_EQ(call_shape(collective_spec(Collective::AllReduce), 8, 8).block, 2u) << "one block: the whole 8 B";
 }
 
 TEST(BusBandwidth, UsableInConstantExpressions) {

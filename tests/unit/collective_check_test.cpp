@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "benchmarks/nccl/collective_table.hpp"
@@ -70,7 +71,7 @@ Buffers simulate(Collective collective, int ranks, std::size_t block) {
 }
 
 TEST(ExpectedOutput, EveryCollectiveAgreesWithItsSimulation) {
-  for (int ranks : {2, 3, 5}) {
+  for (int ranks : {2, 3, 4, 5, 8}) {
     for (Collective collective : kEveryCollective) {
       const std::size_t block = 7;
       const Buffers out = simulate(collective, ranks, block);
@@ -90,6 +91,35 @@ TEST(ExpectedOutput, EveryCollectiveAgreesWithItsSimulation) {
       }
     }
   }
+}
+
+// Eight ranks, blocks of 7 floats where a buffer has one per rank (56 floats), worked out element by element.
+TEST(ExpectedOutput, EightRanksByHand) {
+  const auto copy = [](const kernels::ExpectedValue& expected, int rank, std::uint64_t index) {
+    return expected.tolerance == 0.0 && expected.value == static_cast<double>(collective_input(rank, index));
+  };
+  // All-gather: rank 5's element 23 is block 3, element 2: rank 3's element 2.
+  EXPECT_TRUE(copy(expected_output(Collective::AllGather, 5, 8, 7, 23), 3, 2));
+  // All-to-all: rank 5's block 3 came from rank 3, which sent its block 5 there: element 23 is rank 3's 5 x 7 + 2 = 37.
+  EXPECT_TRUE(copy(expected_output(Collective::AllToAll, 5, 8, 7, 23), 3, 37));
+  // Reduce-scatter: rank 7 keeps block 7, so its element 4 is the sum of every rank's element 7 x 7 + 4 = 53.
+  const kernels::ExpectedValue scattered = expected_output(Collective::ReduceScatter, 7, 8, 7, 4);
+  double sum = 0;
+  for (int r = 0; r < 8; ++r) sum += collective_input(r, 53);
+  EXPECT_DOUBLE_EQ(scattered.value, sum);
+  EXPECT_GT(scattered.tolerance, 0.0);
+  // Send/recv is a ring: rank 0 receives from rank 7, rank 3 from rank 2.
+  EXPECT_TRUE(copy(expected_output(Collective::SendRecv, 0, 8, 56, 9), 7, 9));
+  EXPECT_TRUE(copy(expected_output(Collective::SendRecv, 3, 8, 56, 9), 2, 9));
+  // Broadcast: every rank holds the root's (rank 0's) data.
+  EXPECT_TRUE(copy(expected_output(Collective::Broadcast, 6, 8, 56, 40), kCollectiveRoot, 40));
+  // All-reduce and reduce: the sum of all eight, within 2 x 7 x 2^-24 of the sum of their magnitudes (all positive).
+  const kernels::ExpectedValue reduced = expected_output(Collective::AllReduce, 4, 8, 56, 40);
+  double all = 0;
+  for (int r = 0; r < 8; ++r) all += collective_input(r, 40);
+  EXPECT_DOUBLE_EQ(reduced.value, all);
+  EXPECT_DOUBLE_EQ(reduced.tolerance, 7 * all * 0x1p-23);
+  EXPECT_DOUBLE_EQ(expected_output(Collective::Reduce, kCollectiveRoot, 8, 56, 40).value, all);
 }
 
 TEST(ExpectedOutput, OnlyTheRootOfAReduceReceives) {

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "benchmarks/nccl/collective_table.hpp"
+
 namespace gpubench {
 namespace {
 
@@ -87,6 +89,35 @@ TEST(CollectiveReport, OtherCollectivesByTheirOwnBusFactorOpAndRoot) {
   params = collective_params(m);
   EXPECT_EQ(params.at("op"), "sum");
   EXPECT_EQ(params.at("root"), "0");
+}
+
+TEST(CollectiveReport, EightRanksEveryCollectiveByHand) {
+  // 1 GiB a call among 8 ranks in 4 ms: algbw 2^30 B / 4 ms = 268.435 GB/s; busbw 1.75 x for all-reduce, 7/8 for
+  // all-gather, reduce-scatter and all-to-all (NCCL is given a block of 2^28 / 8 = 33,554,432 floats), 1 for the
+  // rest (NCCL is given the whole 268,435,456 floats).
+  const std::map<Collective, std::pair<double, std::string>> expected = {
+      {Collective::AllReduce, {469.762048, "268435456"}},     {Collective::AllGather, {234.881024, "33554432"}},
+      {Collective::ReduceScatter, {234.881024, "33554432"}}, {Collective::Broadcast, {268.435456, "268435456"}},
+      {Collective::Reduce, {268.435456, "268435456"}},       {Collective::AllToAll, {234.881024, "33554432"}},
+      {Collective::SendRecv, {268.435456, "268435456"}},
+  };
+  for (const auto& [collective, figures] : expected) {
+    const CallShape shape = call_shape(collective_spec(collective), kGiB, 8);
+    CollectiveMeasurement m;
+    m.collective = collective;
+    m.bytes = shape.bytes();
+    m.count = shape.block;
+    m.ranks = 8;
+    m.mean_seconds = 4e-3;
+    m.forced = {"auto", "auto"};
+    EXPECT_NEAR(busbw_gbps(m), figures.first, 1e-6) << collective_id_name(collective);
+    const std::map<std::string, std::string> params = collective_params(m);
+    EXPECT_EQ(params.at("ranks"), "8");
+    EXPECT_EQ(params.at("bytes"), "1073741824");
+    EXPECT_EQ(params.at("count"), figures.second) << collective_id_name(collective);
+    EXPECT_EQ(params.at("algbw_GBps"), "268.435");
+    EXPECT_EQ(params.at("time_us"), "4000");
+  }
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -71,6 +72,43 @@ TEST(LinkSymmetry, FlagsAPairWellBelowTheMedianOfItsLinkKind) {
   }
   EXPECT_NEAR(findings[0].deviation, 300.0 / 390 - 1, 1e-12);
   EXPECT_NE(findings[0].reason.find("-23.1 %"), std::string::npos) << findings[0].reason;
+}
+
+TEST(LinkSymmetry, EightGpusAGpuBehindAWeakPortIsFlaggedOnEachOfItsFourteenPairs) {
+  // All 56 ordered pairs of eight GPUs at 390 GB/s, but gpu5's (7 out, 7 in) at 3/4 of it, 292.5: the median of the
+  // 56 is still 390 (42 of them), so each of gpu5's 14 is 25 % below it; each also equals its reverse, so no
+  // direction is below the other.
+  std::vector<Metric> metrics = all_pairs("p2p/ce_unidir/1GiB", 8, 390, "NV18");
+  ASSERT_EQ(metrics.size(), 56u);
+  for (Metric& m : metrics) {
+    if (m.id.find("gpu5") != std::string::npos) m.value = 292.5;
+  }
+  const std::vector<LinkFinding> findings = find_link_asymmetries(metrics);
+  ASSERT_EQ(findings.size(), 14u);
+  for (const LinkFinding& f : findings) {
+    EXPECT_EQ(f.rule, LinkRule::BelowLinkMedian) << f.metric;
+    EXPECT_NE(f.metric.find("gpu5"), std::string::npos) << f.metric;
+    EXPECT_DOUBLE_EQ(f.reference, 390);
+    EXPECT_NEAR(f.deviation, -0.25, 1e-12);
+    EXPECT_EQ(f.reference_metrics.size(), 56u);
+    EXPECT_EQ(f.reason, "-25.0 % against the median of 56 NV18 pairs (390 GB/s)");
+  }
+}
+
+TEST(LinkSymmetry, EightGpusOneSlowDirectionIsBelowBothItsKindAndItsReverse) {
+  // gpu2 -> gpu6 at 300 of 390: 23.1 % below the median of the 56 and below gpu6 -> gpu2.
+  std::vector<Metric> metrics = all_pairs("p2p/ce_unidir/1GiB", 8, 390, "NV18");
+  find(metrics, "p2p/ce_unidir/1GiB/gpu2-gpu6/bandwidth").value = 300;
+  const std::vector<LinkFinding> findings = find_link_asymmetries(metrics);
+  ASSERT_EQ(findings.size(), 2u);
+  std::set<LinkRule> rules;
+  for (const LinkFinding& f : findings) {
+    EXPECT_EQ(f.metric, "p2p/ce_unidir/1GiB/gpu2-gpu6/bandwidth");
+    EXPECT_DOUBLE_EQ(f.reference, 390);
+    EXPECT_NEAR(f.deviation, 300.0 / 390 - 1, 1e-12);
+    rules.insert(f.rule);
+  }
+  EXPECT_EQ(rules, (std::set<LinkRule>{LinkRule::BelowLinkMedian, LinkRule::BelowReverse}));
 }
 
 TEST(LinkSymmetry, ComparesPairsOnlyWithTheSameLinkKindAndId) {

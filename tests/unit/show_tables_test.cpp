@@ -101,6 +101,83 @@ TEST(ShowTables, PairsAsAMatrixWithTheSourceAsTheRow) {
   EXPECT_TRUE(std::holds_alternative<std::monostate>(matrix.rows[0][3])) << "gpu0-gpu2 was not measured";
 }
 
+TEST(ShowTables, EightGpusPairsAsEightByEightMatrices) {
+  ResultsDocument doc;
+  // Every ordered pair of eight GPUs, each figure naming its pair: A -> B at 300 + 10 A + B GB/s, latency 1000 + 10 A + B ns.
+  for (int a = 0; a < 8; ++a) {
+    for (int b = 0; b < 8; ++b) {
+      if (a == b) continue;
+      const std::string pair = "gpu" + std::to_string(a) + "-gpu" + std::to_string(b);
+      doc.metrics.push_back(figure("p2p/ce_unidir/1GiB/" + pair + "/bandwidth", 300 + 10 * a + b));
+      Metric latency = figure("p2p/latency/" + pair + "/latency", 1000 + 10 * a + b);
+      latency.unit = "ns";
+      doc.metrics.push_back(latency);
+    }
+  }
+  const ShowReport report = show_tables(doc, "r.json", "");
+  ASSERT_EQ(report.tables.size(), 2u) << "one matrix per measurement, nothing left for the list";
+  const ShowTable& copies = table_titled(report, "p2p/ce_unidir/1GiB/*/bandwidth");
+  const ShowTable& latency = table_titled(report, "p2p/latency/*/latency");
+  EXPECT_EQ(latency.unit, "ns");
+  for (const ShowTable* matrix : {&copies, &latency}) {
+    EXPECT_EQ(matrix->kind, ShowTableKind::PeerMatrix);
+    ASSERT_EQ(matrix->columns.size(), 9u) << "the row's GPU, then gpu0 .. gpu7";
+    ASSERT_EQ(matrix->rows.size(), 8u);
+    EXPECT_EQ(matrix->columns[1].name, "gpu0");
+    EXPECT_EQ(matrix->columns[8].name, "gpu7");
+    std::size_t measured = 0;
+    for (int a = 0; a < 8; ++a) {
+      const std::vector<ShowCell>& row = matrix->rows[a];
+      ASSERT_EQ(row.size(), 9u);
+      EXPECT_EQ(std::get<std::string>(row[0]), "gpu" + std::to_string(a));
+      EXPECT_TRUE(std::holds_alternative<std::monostate>(row[a + 1])) << "gpu" << a << " against itself";
+      for (int b = 0; b < 8; ++b) measured += std::holds_alternative<double>(row[b + 1]) ? 1 : 0;
+    }
+    EXPECT_EQ(measured, 56u);
+  }
+  // Row A, column B is A -> B: gpu7 -> gpu6 is 300 + 70 + 6, gpu0 -> gpu7 is 307, gpu3 -> gpu5 is 335 and its reverse 353.
+  EXPECT_DOUBLE_EQ(number(copies.rows[7][7]), 376);
+  EXPECT_DOUBLE_EQ(number(copies.rows[0][8]), 307);
+  EXPECT_DOUBLE_EQ(number(copies.rows[3][6]), 335);
+  EXPECT_DOUBLE_EQ(number(copies.rows[5][4]), 353);
+  EXPECT_DOUBLE_EQ(number(latency.rows[2][5]), 1024);
+}
+
+TEST(ShowTables, EightRanksCollectivesWorkedBackByTheirFactors) {
+  ResultsDocument doc;
+  doc.metrics = {figure("nccl/allreduce/auto/auto/1GiB/out_of_place/busbw", 469.762048,
+                        {{"ranks", "8"}, {"datatype", "float32"}, {"count", "268435456"}}),
+                 figure("nccl/alltoall/auto/auto/1GiB/out_of_place/busbw", 234.881024,
+                        {{"ranks", "8"}, {"datatype", "float32"}, {"count", "33554432"}}),
+                 figure("nccl/sendrecv/auto/auto/1GiB/out_of_place/busbw", 268.435456,
+                        {{"ranks", "8"}, {"datatype", "float32"}, {"count", "268435456"}})};
+  const ShowReport report = show_tables(doc, "r.json", "");
+  ASSERT_EQ(report.tables.size(), 3u);
+  // Eight ranks: all-reduce busbw = 1.75 algbw, all-to-all 7/8, send/recv 1; each of these is algbw 268.435456 GB/s,
+  // 2^30 B in 4000 us.
+  EXPECT_EQ(report.tables[0].title, "nccl allreduce, algorithm auto, protocol auto, 8 ranks");
+  for (const char* collective : {"nccl allreduce", "nccl alltoall", "nccl sendrecv"}) {
+    const std::vector<ShowCell>& row = table_titled(report, collective).rows.at(0);
+    EXPECT_NEAR(number(row[3]), 4000, 1e-6) << collective;
+    EXPECT_NEAR(number(row[4]), 268.435456, 1e-9) << collective;
+  }
+  EXPECT_EQ(std::get<std::uint64_t>(table_titled(report, "nccl alltoall").rows.at(0)[1]), 33554432u) << "a rank's block";
+}
+
+TEST(ShowTables, EightGpusSiblingFindingAgainstTheOtherSevensMedian) {
+  ResultsDocument doc;
+  for (int gpu = 0; gpu < 8; ++gpu) {
+    doc.metrics.push_back(figure("p2p/ce_all_to_one/512MiB/gpu" + std::to_string(gpu) + "/bandwidth", gpu == 6 ? 500 : 700));
+  }
+  const ShowReport report = show_tables(doc, "r.json", "");
+  const ShowTable& findings = table_titled(report, "GPUs below their siblings");
+  ASSERT_EQ(findings.rows.size(), 1u);
+  // gpu6 at 500 against the other seven's 700: -28.6 %.
+  EXPECT_EQ(std::get<std::string>(findings.rows[0][0]), "p2p/ce_all_to_one/512MiB/gpu6/bandwidth");
+  EXPECT_DOUBLE_EQ(number(findings.rows[0][3]), 700);
+  EXPECT_EQ(std::get<std::string>(findings.rows[0][4]), "-28.6 % against the median of the other 7 GPUs (700 GB/s)");
+}
+
 TEST(ShowTables, AGpuBelowItsSiblingsIsAFindingAfterTheList) {
   ResultsDocument doc;
   doc.metrics = {figure("p2p/ce_all_to_one/512MiB/gpu0/bandwidth", 360), figure("p2p/ce_all_to_one/512MiB/gpu1/bandwidth", 240)};

@@ -59,6 +59,29 @@ TEST(SiblingAggregates, FlagsAGpuBelowNinetyPercentOfTheOthersMedian) {
   EXPECT_EQ(findings[0].reason, "-25.0 % against the median of the other 7 GPUs (700 GB/s)");
 }
 
+TEST(SiblingAggregates, TwoSlowGpusOfEightAreEachFlaggedAgainstTheOthersMedian) {
+  // gpu3 and gpu5 share a faulty NVSwitch plane: each at 525 of 700. gpu3's reference is the median of the six
+  // 700s and gpu5's 525, which is 700 (-25 %); a healthy GPU's others hold both 525s and five 700s: median 700, 0 %.
+  const std::vector<Metric> metrics = every_gpu("ce_all_to_one", {700, 700, 700, 525, 700, 525, 700, 700});
+  const std::vector<SiblingFinding> findings = find_slow_siblings(metrics);
+  ASSERT_EQ(findings.size(), 2u);
+  EXPECT_EQ(findings[0].gpu, 3);
+  EXPECT_EQ(findings[1].gpu, 5);
+  for (const SiblingFinding& f : findings) {
+    EXPECT_DOUBLE_EQ(f.reference, 700);
+    EXPECT_NEAR(f.deviation, -0.25, 1e-12);
+  }
+}
+
+TEST(SiblingAggregates, FourGpusTakeTheMedianOfTheOtherThree) {
+  // gpu3 at 500 against {700, 690, 710}: median 700, -28.6 %; gpu1's others {700, 710, 500}: median 700, -1.4 %.
+  const std::vector<SiblingFinding> findings = find_slow_siblings(every_gpu("ce_one_to_all", {700, 690, 710, 500}));
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].gpu, 3);
+  EXPECT_DOUBLE_EQ(findings[0].reference, 700);
+  EXPECT_EQ(findings[0].reason, "-28.6 % against the median of the other 3 GPUs (700 GB/s)");
+}
+
 TEST(SiblingAggregates, TheLineIsTenPercent) {
   // 89.9 % of the other's figure is flagged, 90.1 % is not: two GPUs, each the other's reference.
   EXPECT_EQ(find_slow_siblings(every_gpu("ce_all_to_one", {1000, 899})).size(), 1u);

@@ -23,7 +23,7 @@ struct FamilySpec {
   bool in_quick = true;  // the full suite runs every family
   int quick_repetitions = 3;
   int full_repetitions = 5;
-  std::chrono::seconds timeout{300};  // per variant
+  std::chrono::seconds timeout{300};  // per variant, on one or two GPUs (more: harness/runner/family_timeout.hpp)
   std::vector<FamilyVariant> variants = {FamilyVariant{}};
   // Default relative tolerances (0.05 = 5 %); a baseline file may override them per metric. Small transfers and
   // latencies (small_figure() below) get the looser one; with none, `tolerance` holds for every figure. A metric

@@ -13,6 +13,7 @@
 #include "harness/results/input_error.hpp"
 #include "harness/results/results_io.hpp"
 #include "harness/runner/child_process.hpp"
+#include "harness/runner/family_timeout.hpp"
 #include "harness/runner/micro_listing.hpp"
 
 namespace gpubench {
@@ -122,7 +123,8 @@ void run_benchmarks(const RunOptions& options, const std::vector<TelemetrySample
     command.environment["NCCL_NVLS_ENABLE"] = nvls_enable_for(family.name, options.allow_nvls);
     command.stdout_path = base + ".stdout.log";
     command.stderr_path = base + ".stderr.log";
-    command.timeout = options.timeout.count() > 0 ? options.timeout : family.timeout;
+    command.timeout = options.timeout.count() > 0 ? options.timeout
+                                                   : family_timeout(family, plan[k].benchmarks, options.devices.size());
     std::remove((base + ".json").c_str());
 
     TelemetrySampler sampler(nvml, telemetry_targets, std::chrono::milliseconds(250));

@@ -1,5 +1,6 @@
-// Gathering results from ranks, as gpubench-mpi does, run under mpirun with two processes on the CPU: every
-// rank's text and bytes arrive on rank 0 in rank order, and the maximum over ranks is known to all.
+// Gathering results from ranks, as gpubench-mpi does, run under mpirun with two and with eight processes on the
+// CPU: every rank's text and bytes arrive on rank 0 in rank order, and the maximum over ranks is known to all (with
+// eight: 8.0 for the times 1.0 .. 8.0, and 7 for the ranks).
 #include <cstdio>
 #include <cstring>
 #include <string>

@@ -153,11 +153,11 @@ while True:
     torch.cuda.synchronize(); time.sleep(0.005)'
     flagged() {  # what check flagged, per GPU
       python3 - "$1" <<'PY'
-import json, sys, collections
-flagged = collections.defaultdict(list)
+import json, sys
+flagged = {}  # every GPU the check saw, flagged or not
 for m in json.load(open(sys.argv[1]))["metrics"]:
     gpu = next((part for part in m["id"].split("/") if part.startswith("gpu")), "node")
-    flagged[gpu] += []
+    flagged.setdefault(gpu, [])
     if m["verdict"] in ("regression", "failed"):
         flagged[gpu].append("%s %s %+.1f %%" % (m["verdict"], m["id"], 100 * m.get("change", 0)))
 for gpu in sorted(flagged): print(" ", gpu, len(flagged[gpu]), "flagged:", "; ".join(flagged[gpu]) or "-")

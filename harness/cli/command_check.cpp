@@ -63,11 +63,11 @@ int fleet_command(const CheckArguments& args, const std::atomic<bool>& stop) {
   return report.findings.empty() ? kExitOk : kExitFailed;
 }
 
-// Measures each regression the document has not measured again yet, `times` times in fresh processes, and
+// Measures each suspect (a regression, or a noisy figure on the worse side) the document has not measured again yet, `times` times in fresh processes, and
 // writes the document back with those measurements beside the first ones.
 void confirm_suspects(const CheckReport& report, ResultsDocument& results, const std::string& path,
                       const CheckArguments& args, const std::atomic<bool>& stop) {
-  const std::vector<std::string> suspects = unconfirmed_regressions(report, results);
+  const std::vector<std::string> suspects = unconfirmed_suspects(report, results);
   if (suspects.empty()) return;
   const CudaStatus cuda = probe_cuda();
   if (!cuda.error.empty()) throw NoGpuError("--confirm measures " + std::to_string(suspects.size()) + " suspect(s) again, which needs the GPUs: " + cuda.error);
@@ -160,8 +160,9 @@ void add_check_command(CLI::App& app, CommandState& state) {
   check->add_option("--markdown", args->markdown, "also write a Markdown summary");
   check->add_option("--prometheus", args->prometheus, "also write a node_exporter textfile");
   check->add_option("--confirm", args->confirm,
-                    "measure each regression again N times in fresh processes on this node (the GPUs the run used), "
-                    "keep those measurements in RESULTS, and let the regression stand only if they show it too")
+                    "measure each suspect (a regression, or a noisy figure on the worse side) again N times in fresh "
+                    "processes on this node (the GPUs the run used), keep those measurements in RESULTS, and call a "
+                    "regression only if they show it too")
       ->check(CLI::Range(1, 20));
   check->add_option("--log-dir", args->log_dir, "with --confirm: where the re-measurements log (default: RESULTS.confirm.logs)");
   check->callback([args, &state] { state.exit_code = check_command(*args, *state.stop); });

@@ -1,5 +1,6 @@
 #include "harness/verdict/confirmation.hpp"
 
+#include <cmath>
 #include <map>
 #include <set>
 #include <sstream>
@@ -19,14 +20,19 @@ std::string describe(const Metric& pooled, const MetricVerdict& again) {
 
 }  // namespace
 
-std::vector<std::string> unconfirmed_regressions(const CheckReport& report, const ResultsDocument& results) {
+bool is_suspect(const MetricVerdict& verdict) {
+  return verdict.kind == VerdictKind::Regression ||
+         (verdict.kind == VerdictKind::Noisy && verdict.worse && std::fabs(verdict.change) > verdict.tolerance);
+}
+
+std::vector<std::string> unconfirmed_suspects(const CheckReport& report, const ResultsDocument& results) {
   std::set<std::string> measured_again;
   for (const Confirmation& c : results.confirmations) {
     if (!c.measurements.empty()) measured_again.insert(c.metric);
   }
   std::vector<std::string> ids;
   for (const MetricVerdict& v : report.verdicts) {
-    if (v.kind == VerdictKind::Regression && v.value && measured_again.count(v.id) == 0) ids.push_back(v.id);
+    if (is_suspect(v) && v.value && measured_again.count(v.id) == 0) ids.push_back(v.id);
   }
   return ids;
 }
@@ -52,14 +58,20 @@ void apply_confirmations(CheckReport& report, const ResultsDocument& results, co
   for (MetricVerdict& v : report.verdicts) {
     const auto confirmation = confirmations.find(v.id);
     const auto expected = baseline.metrics.find(v.id);
-    if (v.kind != VerdictKind::Regression || confirmation == confirmations.end() || expected == baseline.metrics.end()) continue;
+    if (!is_suspect(v) || confirmation == confirmations.end() || expected == baseline.metrics.end()) continue;
     const Metric pooled = pooled_measurement(*confirmation->second);
     const MetricVerdict again = judge_metric(pooled, v.id, expected->second);
-    if (again.kind == VerdictKind::Regression) {
+    const bool reproduced = again.kind == VerdictKind::Regression;
+    if (v.kind == VerdictKind::Regression && reproduced) {
       v.reason += "; confirmed, " + describe(pooled, again);
-    } else {
+    } else if (v.kind == VerdictKind::Regression) {
       v.kind = VerdictKind::Noisy;
       v.reason = "did not reproduce: " + v.reason + "; " + describe(pooled, again) + ", " + to_string(again.kind);
+    } else if (reproduced) {
+      v.kind = VerdictKind::Regression;
+      v.reason = "confirmed when measured again: " + v.reason + "; " + describe(pooled, again) + ", a regression";
+    } else {
+      v.reason += "; " + describe(pooled, again) + ", " + to_string(again.kind);
     }
   }
   sort_worst_first(report.verdicts);

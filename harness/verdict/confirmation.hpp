@@ -3,6 +3,11 @@
 // the regression stands only when the re-measurements show it too. One slow process (a host hiccup, a launch
 // configuration picked by noise) then costs a re-run, not a false alarm; a GPU that really got slower is
 // slow in every process.
+//
+// A suspect is a gating metric past its tolerance on the worse side: a regression, and also a "noisy" one, whose
+// run scattered too much to tell. Judged on one run, a GPU 10.8 % slower at BF16 GEMM under a light competing load
+// was noisy (its three repetitions spread 580-636 TFLOP/s) and passed; measured again, its slowness either shows in
+// every process and is a regression, or does not and stays noisy.
 #include <string>
 #include <vector>
 
@@ -12,16 +17,19 @@
 
 namespace gpubench {
 
-// The metric ids whose verdict is a regression and which the document has not measured again yet.
-std::vector<std::string> unconfirmed_regressions(const CheckReport& report, const ResultsDocument& results);
+// Past the tolerance on the worse side, whether or not noise could explain it.
+bool is_suspect(const MetricVerdict& verdict);
+
+// The metric ids of the suspects the document has not measured again yet.
+std::vector<std::string> unconfirmed_suspects(const CheckReport& report, const ResultsDocument& results);
 
 // The re-measurements as one measurement: the median of their values, each process one sample, so its
 // spread is the spread between processes.
 Metric pooled_measurement(const Confirmation& confirmation);
 
-// Re-judges every regression the document holds re-measurements of: the pooled re-measurement is judged
-// against the same baseline entry; a regression there too is confirmed, anything else turns the verdict
-// noisy ("did not reproduce"). Each reason says what the re-measurements gave.
+// Re-judges every suspect the document holds re-measurements of: the pooled re-measurement is judged against the
+// same baseline entry. A regression there too is a regression, confirmed; a regression anything else there turns
+// noisy ("did not reproduce"); a noisy suspect stays noisy. Each reason says what the re-measurements gave.
 void apply_confirmations(CheckReport& report, const ResultsDocument& results, const Baseline& baseline);
 
 }  // namespace gpubench

@@ -82,6 +82,7 @@ MetricVerdict judge_metric(const Metric& measured, const std::string& id, const 
   }
   v.change = (measured.value - baseline.expected) / baseline.expected;
   const double gain = baseline.better == Better::Higher ? v.change : -v.change;
+  v.worse = gain < 0;
   const double run_noise = kSignificance * median_standard_error(measured.statistics);
   const double base_noise = baseline_noise(baseline);
   const double noise = std::sqrt(run_noise * run_noise + base_noise * base_noise);
@@ -94,7 +95,7 @@ MetricVerdict judge_metric(const Metric& measured, const std::string& id, const 
     v.kind = VerdictKind::Pass;
     v.reason = moved + ", within the " + percent(baseline.tolerance).substr(1) + " tolerance";
   } else if (std::fabs(measured.value - baseline.expected) > noise) {
-    v.kind = gain < 0 ? VerdictKind::Regression : VerdictKind::Improvement;
+    v.kind = v.worse ? VerdictKind::Regression : VerdictKind::Improvement;
     v.reason = moved + ": past the tolerance and past what noise explains (" + percent(v.noise).substr(1) + ")";
   } else {
     v.kind = VerdictKind::Noisy;

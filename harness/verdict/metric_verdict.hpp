@@ -37,6 +37,7 @@ struct MetricVerdict {
   double change = 0;      // (value - expected) / expected, signed as measured
   double tolerance = 0;   // relative
   double noise = 0;       // relative: the combined noise band / expected
+  bool worse = false;     // moved the wrong way for the metric (by its baseline's `better`)
   std::string unit;
   std::string reason;     // one sentence: why this verdict
 };

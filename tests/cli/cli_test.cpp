@@ -355,8 +355,8 @@ TEST(Cli, MicroRegistersEveryOrderedPairOfFourAndEightGpus) {
   EXPECT_EQ(quick.count("p2p/ce_all_to_one/512MiB/*"), 1u);
 }
 
-// check --confirm measures a suspect again only when there is one: a healthy run needs no GPU, a regression
-// on a machine without one is exit 3 and leaves the results file as it was.
+// check --confirm measures a suspect again only when there is one: a healthy run needs no GPU; a regression and a
+// noisy figure on the worse side, on a machine without one, are exit 3 and leave the results file as it was.
 TEST(Cli, CheckConfirmNeedsTheGpuOnlyForASuspect) {
   const std::string data = std::string(GPUBENCH_TEST_DATA) + "/check/";
   const std::string copy = "/tmp/gpubench-cli-confirm-" + std::to_string(getpid()) + ".json";
@@ -367,7 +367,7 @@ TEST(Cli, CheckConfirmNeedsTheGpuOnlyForASuspect) {
       EXPECT_EQ(o.exit_code, 0) << o.err;
     } else {
       EXPECT_EQ(o.exit_code, 3) << o.out << o.err;
-      EXPECT_NE(o.err.find("--confirm measures 1 suspect(s) again, which needs the GPUs"), std::string::npos) << o.err;
+      EXPECT_NE(o.err.find("--confirm measures 2 suspect(s) again, which needs the GPUs"), std::string::npos) << o.err;
     }
     EXPECT_EQ(slurp(copy), slurp(data + name)) << name << ": the results file changed";
   }

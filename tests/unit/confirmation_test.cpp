@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <stdexcept>
+
+#include "harness/baseline/baseline_document.hpp"
 #include "harness/results/input_error.hpp"
 #include "harness/results/results_io.hpp"
 
@@ -66,10 +70,10 @@ TEST(Confirmation, ARegressionNotYetMeasuredAgainIsASuspect) {
   ResultsDocument d = run_measuring(3900);  // -10.6 %
   const CheckReport report = check_against_baseline(d, "r.json", baseline, "b.json");
   ASSERT_EQ(report.verdicts[0].kind, VerdictKind::Regression);
-  EXPECT_EQ(unconfirmed_regressions(report, d), std::vector<std::string>{kId});
+  EXPECT_EQ(unconfirmed_suspects(report, d), std::vector<std::string>{kId});
   measure_again(d, {3905, 3898, 3902});
-  EXPECT_TRUE(unconfirmed_regressions(report, d).empty());
-  EXPECT_TRUE(unconfirmed_regressions(check_against_baseline(run_measuring(4350), "r.json", baseline, "b.json"),
+  EXPECT_TRUE(unconfirmed_suspects(report, d).empty());
+  EXPECT_TRUE(unconfirmed_suspects(check_against_baseline(run_measuring(4350), "r.json", baseline, "b.json"),
                                       run_measuring(4350)).empty());
 }
 
@@ -94,6 +98,107 @@ TEST(Confirmation, ARegressionThatDoesNotReproduceIsNoisyAndPasses) {
 TEST(Confirmation, OneSlowReMeasurementOfThreeDoesNotConfirm) {
   const CheckReport report = judged_after_measuring_again({4358, 3901, 4361});
   EXPECT_EQ(report.verdicts[0].kind, VerdictKind::Noisy);
+}
+
+// A run whose repetitions scattered: median 4200 GB/s (-3.7 %, past the 3 % tolerance), within its own noise.
+ResultsDocument scattered_run(double low, double median, double high) {
+  ResultsDocument d = run_measuring(median);
+  d.metrics[0].samples = {low, median, high};
+  d.metrics[0].statistics = summarize(d.metrics[0].samples);
+  d.metrics[0].value = d.metrics[0].statistics.median;
+  return d;
+}
+
+TEST(Confirmation, ANoisyFigureOnTheWorseSideIsASuspectToo) {
+  const Baseline baseline = steady_baseline();
+  const ResultsDocument slower = scattered_run(3900, 4200, 4350);
+  const CheckReport report = check_against_baseline(slower, "r.json", baseline, "b.json");
+  ASSERT_EQ(report.verdicts[0].kind, VerdictKind::Noisy) << report.verdicts[0].reason;
+  EXPECT_TRUE(report.verdicts[0].worse);
+  EXPECT_EQ(unconfirmed_suspects(report, slower), std::vector<std::string>{kId});
+
+  const ResultsDocument faster = scattered_run(4370, 4520, 4820);  // +3.7 %: noisy, but no suspect
+  const CheckReport better = check_against_baseline(faster, "r.json", baseline, "b.json");
+  ASSERT_EQ(better.verdicts[0].kind, VerdictKind::Noisy) << better.verdicts[0].reason;
+  EXPECT_FALSE(better.verdicts[0].worse);
+  EXPECT_TRUE(unconfirmed_suspects(better, faster).empty());
+}
+
+TEST(Confirmation, ANoisySlowdownThatEveryFreshProcessShowsIsARegression) {
+  const Baseline baseline = steady_baseline();
+  ResultsDocument d = scattered_run(3900, 4200, 4350);
+  measure_again(d, {4190, 4205, 4198});
+  CheckReport report = check_against_baseline(d, "r.json", baseline, "b.json");
+  apply_confirmations(report, d, baseline);
+  ASSERT_EQ(report.verdicts[0].kind, VerdictKind::Regression) << report.verdicts[0].reason;
+  EXPECT_EQ(report.verdicts[0].reason.rfind("confirmed when measured again: ", 0), 0u) << report.verdicts[0].reason;
+  EXPECT_NE(report.verdicts[0].reason.find("median 4198 GB/s (-3.7 %), a regression"), std::string::npos) << report.verdicts[0].reason;
+  EXPECT_FALSE(report.passed());
+}
+
+TEST(Confirmation, ANoisySlowdownThatFreshProcessesDoNotShowStaysNoisy) {
+  const Baseline baseline = steady_baseline();
+  ResultsDocument d = scattered_run(3900, 4200, 4350);
+  measure_again(d, {4355, 4362, 4349});
+  CheckReport report = check_against_baseline(d, "r.json", baseline, "b.json");
+  apply_confirmations(report, d, baseline);
+  ASSERT_EQ(report.verdicts[0].kind, VerdictKind::Noisy);
+  EXPECT_NE(report.verdicts[0].reason.find("median 4355 GB/s (-0.1 %), pass"), std::string::npos) << report.verdicts[0].reason;
+  EXPECT_TRUE(report.passed());
+}
+
+// Recorded on a lent H200 (2026-12-02): memory and the 8192^3 BF16/FP8 GEMMs while another process ran four 4096^2
+// BF16 products every 6 ms. BF16 lost 10.8 % against the shipped one-H200 baseline, but its three repetitions
+// scattered (580-636 TFLOP/s), so the run alone calls it noisy. Measured again (values as a GPU that stays that
+// slow would give; the device run of `check --confirm` on this load is still to be made), it is a regression.
+const std::string kRecorded = std::string(GPUBENCH_TEST_DATA) + "/slowdown_h200x1/";
+const std::string kBf16 = "gemm/bf16/8192x8192x8192/gpu0/tflops";
+
+MetricVerdict verdict_of(const CheckReport& report, const std::string& id) {
+  for (const MetricVerdict& v : report.verdicts) {
+    if (v.id == id) return v;
+  }
+  throw std::runtime_error("no verdict on " + id);
+}
+
+CheckReport judged_as_recorded(const std::string& file) {
+  const ResultsDocument d = read_results_file(kRecorded + file);
+  const Baseline baseline = read_baseline_file(kRecorded + "baseline.json");
+  CheckReport report = check_against_baseline(d, file, baseline, "baseline.json");
+  apply_confirmations(report, d, baseline);
+  return report;
+}
+
+TEST(Confirmation, OnAnH200AHealthyRunPassedAndAHeavyLoadWasAConfirmedRegression) {
+  EXPECT_TRUE(judged_as_recorded("healthy.json").passed());
+  const CheckReport heavy = judged_as_recorded("heavy.json");
+  EXPECT_FALSE(heavy.passed());
+  EXPECT_EQ(heavy.count(VerdictKind::Regression), 1);
+  EXPECT_EQ(verdict_of(heavy, kBf16).kind, VerdictKind::Regression);
+  EXPECT_NE(verdict_of(heavy, kBf16).reason.find("; confirmed, measured again in 2 fresh processes"), std::string::npos)
+      << verdict_of(heavy, kBf16).reason;
+}
+
+TEST(Confirmation, ALightLoadsGemmSlowdownRecordedOnAnH200IsCaughtWhenMeasuredAgain) {
+  ResultsDocument d = read_results_file(kRecorded + "light.json");
+  const Baseline baseline = read_baseline_file(kRecorded + "baseline.json");
+  const std::string bf16 = kBf16;
+  CheckReport first = check_against_baseline(d, "light.json", baseline, "baseline.json");
+  ASSERT_EQ(verdict_of(first, bf16).kind, VerdictKind::Noisy) << verdict_of(first, bf16).reason;
+  EXPECT_TRUE(first.passed()) << "judged on the run alone, the slower GPU passes";
+  EXPECT_EQ(unconfirmed_suspects(first, d), std::vector<std::string>{bf16}) << "and only BF16 is measured again";
+
+  Confirmation again{bf16, {}};
+  for (double tflops : {606.0, 619.0, 611.0}) {
+    Metric m = *std::find_if(d.metrics.begin(), d.metrics.end(), [&](const Metric& x) { return x.id == bf16; });
+    m.value = tflops;
+    again.measurements.push_back(m);
+  }
+  d.confirmations.push_back(again);
+  CheckReport confirmed = check_against_baseline(d, "light.json", baseline, "baseline.json");
+  apply_confirmations(confirmed, d, baseline);
+  EXPECT_EQ(verdict_of(confirmed, bf16).kind, VerdictKind::Regression) << verdict_of(confirmed, bf16).reason;
+  EXPECT_FALSE(confirmed.passed());
 }
 
 TEST(Confirmation, PooledMeasurementTakesOneSamplePerProcess) {

@@ -1,6 +1,7 @@
 #pragma once
 // A relative deviation from a reference value, for the verdicts that compare a GPU with its peers (fleet, link
 // symmetry): which way is worse, and how it is written.
+#include <cstddef>
 #include <sstream>
 #include <string>
 
@@ -17,6 +18,13 @@ inline std::string value_with_unit(double value, const std::string& unit) {
   out.precision(4);
   out << value << ' ' << unit;
   return out.str();
+}
+
+// What a GPU is held against when it is compared with its siblings: "the other GPU", or "the median of the other 7
+// GPUs". The others alone, not every GPU: with two, the median of all is their mean, and a slow GPU would drag its
+// own reference down by half its shortfall.
+inline std::string against_other_gpus(std::size_t others) {
+  return others == 1 ? "the other GPU" : "the median of the other " + std::to_string(others) + " GPUs";
 }
 
 // "+4.2 % against <against>".

@@ -59,17 +59,19 @@ FleetReport analyse_fleet(const std::vector<SourcedResults>& runs) {
     }
     for (const auto& [generic, metrics] : siblings) {
       if (metrics.size() < 2) continue;
-      std::vector<double> values;
-      for (const Metric* m : metrics) values.push_back(m->value);
-      const double node_median = median(values);
-      if (node_median <= 0) continue;
       const double tolerance = default_tolerance(generic, metrics[0]->unit);
       for (const Metric* m : metrics) {
-        const double deviation = (m->value - node_median) / node_median;
+        std::vector<double> others;
+        for (const Metric* other : metrics) {
+          if (other != m) others.push_back(other->value);
+        }
+        const double reference = median(others);
+        if (reference <= 0) continue;
+        const double deviation = (m->value - reference) / reference;
         if (worseness(deviation, m->better) <= tolerance) continue;
         report.findings.push_back({"gpu", run.results.run.host, run.path, MetricId(m->id).gpu(), m->id, m->value,
-                                   node_median, deviation, m->unit,
-                                   describe_deviation(deviation, "the median of this node's GPUs")});
+                                   reference, deviation, m->unit,
+                                   describe_deviation(deviation, against_other_gpus(others.size()) + " of this node")});
       }
     }
   }

@@ -16,7 +16,7 @@ struct FleetFinding {
   std::optional<int> gpu;
   std::string metric;
   double value = 0;
-  double reference = 0;  // fleet median, or the median of the node's GPUs
+  double reference = 0;  // fleet median, or the median of the node's other GPUs
   double deviation = 0;  // (value - reference) / reference
   std::string unit;
   std::string reason;
@@ -31,7 +31,7 @@ struct FleetReport {
 
 // A node is an outlier on a metric when it is worse than the fleet median by more than the tolerance and by
 // more than 3 robust standard deviations of the fleet (1.4826 x MAD; needs 3 nodes or more). A GPU is an
-// outlier when it is worse than the median of its node's GPUs by more than the tolerance.
+// outlier when it is worse than the median of its node's other GPUs by more than the tolerance.
 FleetReport analyse_fleet(const std::vector<SourcedResults>& runs);
 
 }  // namespace gpubench

@@ -10,13 +10,6 @@
 #include "harness/verdict/deviation.hpp"
 
 namespace gpubench {
-namespace {
-
-std::string against_others(std::size_t others) {
-  return others == 1 ? "the other GPU" : "the median of the other " + std::to_string(others) + " GPUs";
-}
-
-}  // namespace
 
 bool is_concurrent_pattern(const std::string& metric_id) {
   const std::string prefix = "p2p/";
@@ -54,7 +47,7 @@ std::vector<SiblingFinding> find_slow_siblings(const std::vector<Metric>& metric
       const double deviation = (m->value - reference) / reference;
       if (worseness(deviation, m->better) <= options.tolerance) continue;
       findings.push_back({m->id, *MetricId(m->id).gpu(), m->value, m->unit, reference, ids, deviation,
-                          describe_deviation(deviation, against_others(others.size()) + " (" +
+                          describe_deviation(deviation, against_other_gpus(others.size()) + " (" +
                                                             value_with_unit(reference, m->unit) + ")")});
     }
   }

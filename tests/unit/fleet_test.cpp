@@ -50,5 +50,22 @@ TEST(Fleet, FlagsAGpuSlowerThanItsSiblings) {
   EXPECT_EQ(report.findings[0].metric, "memory/copy/1GiB/gpu2/bandwidth");
 }
 
+// Against the other GPU, not the mean of both: 5 % slower is 2.6 % below the two's mean, inside memory's 3 %.
+TEST(Fleet, OfTwoGpusTheOneFivePercentSlowerAtMemoryIsFlaggedAgainstTheOther) {
+  ResultsDocument d = read_results_file(std::string(GPUBENCH_TEST_DATA) + "/results_h200x1_memory_only.json");
+  const std::size_t n = d.metrics.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    Metric m = d.metrics[i];
+    m.id.replace(m.id.find("/gpu0/"), 6, "/gpu1/");
+    if (m.id.find("/triad/") != std::string::npos) m.value *= 0.95;
+    d.metrics.push_back(m);
+  }
+  const FleetReport report = analyse_fleet({{"two-gpus.json", d}});
+  ASSERT_EQ(report.findings.size(), 1u);
+  EXPECT_EQ(report.findings[0].metric, "memory/triad/1GiB/gpu1/bandwidth");
+  EXPECT_NEAR(report.findings[0].deviation, -0.05, 1e-9);
+  EXPECT_NE(report.findings[0].reason.find("against the other GPU of this node"), std::string::npos) << report.findings[0].reason;
+}
+
 }  // namespace
 }  // namespace gpubench

@@ -58,6 +58,12 @@ std::string exact_filter(const std::vector<std::string>& names) {
   return out + ")(/|$)";
 }
 
+std::string child_filter(const std::vector<std::string>& listed, const std::string& family,
+                         const std::vector<std::string>& selected) {
+  if (selected.size() == select_benchmarks(listed, family, "").size()) return "^" + family + "/";
+  return exact_filter(selected);
+}
+
 std::string default_micro_path() {
   if (const char* path = std::getenv("GPUBENCH_MICRO"); path != nullptr && *path != '\0') return path;
   return program_directory() + "/gpubench-micro";

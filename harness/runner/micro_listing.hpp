@@ -18,6 +18,13 @@ std::vector<std::string> select_benchmarks(const std::vector<std::string>& names
 // An anchored alternation that matches exactly these names, for --benchmark_filter.
 std::string exact_filter(const std::vector<std::string>& names);
 
+// The --benchmark_filter of a family's child: the family's prefix alone when `selected` is every name of `family`
+// in `listed`, else exact_filter(selected). The prefix keeps the argument short however many GPUs there are: the
+// full p2p suite's exact list is 43 KB on eight GPUs, and past Linux's 128 KiB limit on one argument from about
+// fourteen the child would not start.
+std::string child_filter(const std::vector<std::string>& listed, const std::string& family,
+                         const std::vector<std::string>& selected);
+
 // Where gpubench-micro is: $GPUBENCH_MICRO, else beside the running executable.
 std::string default_micro_path();
 

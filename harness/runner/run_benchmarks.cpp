@@ -74,6 +74,7 @@ void run_benchmarks(const RunOptions& options, const std::vector<TelemetrySample
     FamilySpec spec;
     FamilyVariant variant;
     std::vector<std::string> benchmarks;
+    std::string filter;  // the child's --benchmark_filter
   };
   std::vector<Planned> plan;
   // One listing per environment: each costs a start of gpubench-micro (driver and NVML included), and only the
@@ -88,7 +89,8 @@ void run_benchmarks(const RunOptions& options, const std::vector<TelemetrySample
       if (listing == listings.end()) listing = listings.emplace(env, list_micro_benchmarks(options.micro_path, env)).first;
       std::vector<std::string> selected = select_benchmarks(listing->second, family.name, options.filter);
       if (!selected.empty()) {
-        plan.push_back({family, variant, std::move(selected)});
+        std::string filter = child_filter(listing->second, family.name, selected);
+        plan.push_back({family, variant, std::move(selected), std::move(filter)});
       } else if (options.filter.empty()) {
         // Unfiltered, every family of the suite has benchmarks; none means its name and gpubench-micro's
         // benchmark names disagree, which must not pass as a family that simply was not run.
@@ -113,7 +115,7 @@ void run_benchmarks(const RunOptions& options, const std::vector<TelemetrySample
     const std::string base = options.log_dir + "/" + label;
     ChildCommand command;
     command.argv = {options.micro_path,
-                    "--benchmark_filter=" + exact_filter(plan[k].benchmarks),
+                    "--benchmark_filter=" + plan[k].filter,
                     "--benchmark_repetitions=" + std::to_string(repetitions),
                     "--benchmark_out=" + base + ".json",
                     "--benchmark_out_format=json",

@@ -19,6 +19,8 @@ import time
 import unittest
 import xml.etree.ElementTree as ET
 
+from temporary_folder import TemporaryFolder
+
 GPUBENCH = sys.argv[1] if len(sys.argv) > 1 else "build/gpubench"
 DATA = sys.argv[2] if len(sys.argv) > 2 else "tests/data"
 CHECK = os.path.join(DATA, "check")
@@ -278,18 +280,8 @@ class CheckOutputs(unittest.TestCase):
         self.assertEqual(report["counts"]["informational"], 0, "a one-run baseline gates every metric: an explicit A/B")
 
 
-class BadInput(RefusesInput, unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.mkdtemp(prefix="gpubench-bad-input-")
-
-    def tearDown(self):
-        shutil.rmtree(self.tmp)
-
-    def write(self, name, text):
-        path = os.path.join(self.tmp, name)
-        with open(path, "w") as f:
-            f.write(text)
-        return path
+class BadInput(TemporaryFolder, RefusesInput, unittest.TestCase):
+    prefix = "gpubench-bad-input-"
 
     def test_recorded_confirmations_decide_a_regression(self):
         # mixed.json's write figure is a -10 % regression. Measured again in three fresh processes (as
@@ -459,15 +451,14 @@ class OtherCommands(unittest.TestCase):
             self.assertEqual(change["first_run_after"], "night-06")
 
 
-class Hardening(RefusesInput, unittest.TestCase):
+class Hardening(TemporaryFolder, RefusesInput, unittest.TestCase):
     """Bad inputs exit 2 naming the file, never crash or hang; an output never destroys an input."""
 
-    def setUp(self):
-        self.tmp = tempfile.mkdtemp(prefix="gpubench-hardening-")
-        self.baseline = os.path.join(CHECK, "baseline.json")
+    prefix = "gpubench-hardening-"
 
-    def tearDown(self):
-        shutil.rmtree(self.tmp)
+    def setUp(self):
+        super().setUp()
+        self.baseline = os.path.join(CHECK, "baseline.json")
 
     def copy(self, name, source=None):
         path = os.path.join(self.tmp, name)
@@ -604,16 +595,7 @@ class Hardening(RefusesInput, unittest.TestCase):
         doc = json.load(open(os.path.join(CHECK, "healthy_1.json")))
         doc["metrics"][0]["benchmark"] = benchmark
         doc["metrics"][0]["id"] = benchmark + "/bandwidth"
-        path = os.path.join(self.tmp, name)
-        with open(path, "w") as f:
-            json.dump(doc, f)
-        return path
-
-    def write_doc(self, name, doc):
-        path = os.path.join(self.tmp, name)
-        with open(path, "w") as f:
-            json.dump(doc, f)
-        return path
+        return self.write_doc(name, doc)
 
     def test_a_duplicate_metric_cannot_hide_a_regression(self):
         # mixed.json holds a regressed write figure; a healthy copy of it appended once turned exit 1 into 0.

@@ -15,8 +15,9 @@ import math
 import os
 import subprocess
 import sys
-import tempfile
 import unittest
+
+from temporary_folder import TemporaryFolder
 
 GPUBENCH = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.abspath("build/gpubench")
 DATA = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else os.path.abspath("tests/data")
@@ -180,22 +181,10 @@ class Formats(unittest.TestCase):
                                  "repetitions": [3, 3]})
 
 
-class ShowRefuses(unittest.TestCase):
+class ShowRefuses(TemporaryFolder, unittest.TestCase):
     """Bad input exits 2, naming the file or the option and what to do."""
 
-    def setUp(self):
-        self.tmp = tempfile.mkdtemp(prefix="gpubench-show-test-")
-
-    def tearDown(self):
-        for name in os.listdir(self.tmp):
-            os.remove(os.path.join(self.tmp, name))
-        os.rmdir(self.tmp)
-
-    def write(self, name, text):
-        path = os.path.join(self.tmp, name)
-        with open(path, "w") as f:
-            f.write(text)
-        return path
+    prefix = "gpubench-show-test-"
 
     def assert_refused(self, result, *words):
         self.assertEqual(result.returncode, 2, result.stdout + result.stderr)

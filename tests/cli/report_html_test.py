@@ -119,7 +119,9 @@ def make_reports(folder):
     return pages
 
 
-class ReportFile(unittest.TestCase):
+class WithReports(unittest.TestCase):
+    """The reports of make_reports, written once for a class's tests."""
+
     @classmethod
     def setUpClass(cls):
         cls.folder = tempfile.mkdtemp()
@@ -128,6 +130,9 @@ class ReportFile(unittest.TestCase):
     @classmethod
     def tearDownClass(cls):
         shutil.rmtree(cls.folder)
+
+
+class ReportFile(WithReports):
 
     def page(self, name):
         with open(self.pages[name][0], encoding="utf-8") as f:
@@ -217,16 +222,7 @@ class BadInput(unittest.TestCase):
         self.assertFalse(os.path.exists(self.output))
 
 
-class InBrowser(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.folder = tempfile.mkdtemp()
-        cls.pages = make_reports(cls.folder)
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.folder)
-
+class InBrowser(WithReports):
     def test_every_chart_is_drawn_without_an_error(self):
         for name, (path, charts) in self.pages.items():
             with self.subTest(page=name):

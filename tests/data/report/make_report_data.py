@@ -17,8 +17,13 @@ Run it from this directory; it overwrites the file.
 import copy
 import json
 import math
+import os
 import random
 import statistics
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from results_samples import with_samples  # noqa: E402 (found through the path above)
 
 with open("../show/two_h200.json") as f:
     document = json.load(f)
@@ -36,19 +41,6 @@ L2_PEAK = 10619.0
 L2_SWEEP = {"4KiB": 2480, "64KiB": 7130, "1MiB": 9620, "4MiB": 9376, "16MiB": 9310, "32MiB": 9180, "64MiB": 8176,
             "128MiB": 5230, "256MiB": 4610, "512MiB": 4460}
 L2_CHUNKED = {"4MiB": 10130, "8MiB": 10090, "16MiB": 10020, "32MiB": 9940}
-
-
-def with_samples(metric, samples):
-    median = statistics.median(samples)
-    mean = statistics.fmean(samples)
-    stddev = statistics.stdev(samples) if len(samples) > 1 else 0.0
-    metric.update(samples=samples, value=median)
-    metric["statistics"] = {"count": len(samples), "median": median, "mean": mean, "min": min(samples),
-                            "max": max(samples), "stddev": stddev,
-                            "mad": statistics.median([abs(s - median) for s in samples]), "cv": stddev / mean}
-    if "peak" in metric:
-        metric["efficiency"] = median / metric["peak"]
-    return metric
 
 
 def metric(metric_id, gpu, unit, value, peak=None, params=None, spread=0.005):

@@ -19,7 +19,11 @@ Run it from this directory; it overwrites both files.
 """
 import copy
 import json
-import statistics
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from results_samples import with_samples  # noqa: E402 (found through the path above)
 
 with open("../../../baselines/nvidia-h200-x2-nv18.json") as f:
     baseline = json.load(f)["metrics"]
@@ -33,19 +37,6 @@ NCCL_SIZES = {"8B": 8, "4KiB": 4096, "2MiB": 2 << 20, "128MiB": 128 << 20, "1GiB
 
 def six(value):
     return "%.6g" % value
-
-
-def with_samples(metric, samples):
-    median = statistics.median(samples)
-    mean = statistics.fmean(samples)
-    stddev = statistics.stdev(samples)
-    metric.update(samples=samples, value=median)
-    metric["statistics"] = {"count": len(samples), "median": median, "mean": mean, "min": min(samples),
-                            "max": max(samples), "stddev": stddev,
-                            "mad": statistics.median([abs(s - median) for s in samples]), "cv": stddev / mean}
-    if "peak" in metric:
-        metric["efficiency"] = median / metric["peak"]
-    return metric
 
 
 def metric(metric_id, device, params, expected=None, spread=None, peak=None):

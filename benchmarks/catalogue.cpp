@@ -94,6 +94,17 @@ const FamilySpec* family_of(const std::string& benchmark_or_metric) {
   return nullptr;
 }
 
+std::string acceptance_filter(const std::vector<FamilySpec>& families) {
+  std::string alternatives;
+  for (const FamilySpec& family : families) {
+    for (const std::string& pattern : family.acceptance) {
+      if (!alternatives.empty()) alternatives += "|";
+      alternatives += family.name + "/" + pattern;
+    }
+  }
+  return "^(" + alternatives + ")";
+}
+
 bool small_figure(const std::string& metric_id, const std::string& unit) {
   return unit == "us" || unit == "ms" || metric_id.find("KiB/") != std::string::npos;
 }

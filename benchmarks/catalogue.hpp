@@ -41,6 +41,10 @@ const std::vector<FamilySpec>& family_catalogue();
 // The family whose name prefixes this benchmark name or metric id ("memory/triad/..." -> memory), or null.
 const FamilySpec* family_of(const std::string& benchmark_or_metric);
 
+// The figures that decide acceptance, as one regular expression over metric ids: "^(family/pattern|...)" over every
+// family's acceptance patterns, in catalogue order (also the default of `gpubench acceptance --filter`).
+std::string acceptance_filter(const std::vector<FamilySpec>& families);
+
 // A figure dominated by latency and OS noise: anything in microseconds or milliseconds, and small transfers.
 bool small_figure(const std::string& metric_id, const std::string& unit);
 

@@ -8,9 +8,9 @@
 #include <memory>
 #include <optional>
 
+#include "benchmarks/catalogue.hpp"
 #include "benchmarks/common/nvml_library.hpp"
 #include "harness/acceptance/acceptance_level.hpp"
-#include "harness/acceptance/acceptance_selection.hpp"
 #include "harness/acceptance/acceptance_verdict.hpp"
 #include "harness/acceptance/dcgm_run.hpp"
 #include "harness/baseline/machine_kind.hpp"

@@ -4,6 +4,7 @@
 
 #include "gpubench/version.hpp"
 #include "harness/baseline/machine_kind.hpp"
+#include "harness/baseline/ungated_headlines.hpp"
 #include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/exit_codes.hpp"
@@ -34,6 +35,16 @@ int create_command(const BaselineArguments& args, const std::atomic<bool>& stop)
   std::cout << "baseline for " << describe(baseline.kind) << ": " << baseline.metrics.size() << " metrics from "
             << runs.size() << " runs -> " << args.output << "\n\n";
   print_baseline_summary(baseline, std::cout);
+  const std::vector<UngatedHeadline> ungated = ungated_headlines(baseline);
+  if (!ungated.empty()) {
+    const bool one = ungated.size() == 1;
+    std::cerr << "gpubench: warning: " << ungated.size() << (one ? " figure that decides" : " figures that decide")
+              << " acceptance will not gate, so check cannot see " << (one ? "it" : "them")
+              << " regress: each moved between these "
+                 "healthy runs by more than its tolerance allows (make its measurement steadier between processes, or "
+                 "give more runs):\n";
+    for (const UngatedHeadline& figure : ungated) std::cerr << "  " << figure.metric << ": " << figure.reason << "\n";
+  }
   if (runs.size() < kRecommendedRuns) {
     std::cerr << "gpubench: warning: " << runs.size() << " runs; " << kRecommendedRuns
               << " or more are recommended: with fewer, the spread between runs is uncertain and the noise band that "

@@ -5,7 +5,6 @@
 #include <memory>
 
 #include "benchmarks/catalogue.hpp"
-#include "harness/acceptance/acceptance_selection.hpp"
 #include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/exit_codes.hpp"

@@ -6,7 +6,6 @@
 
 #include <set>
 
-#include "harness/acceptance/acceptance_selection.hpp"
 #include "harness/baseline/tolerances.hpp"
 
 namespace gpubench {

@@ -1,0 +1,63 @@
+// A healthy node passes its nightly check, on real data: three nightly-recipe runs of a lent one-H200 node
+// (tests/data/nightly_h200x1), judged against the baseline of that node as it was then. A rule that turns any of
+// them into a failure is a false alarm on a healthy GPU.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "harness/baseline/baseline_document.hpp"
+#include "harness/results/results_io.hpp"
+#include "harness/verdict/confirmation.hpp"
+#include "harness/verdict/metric_verdict.hpp"
+
+namespace gpubench {
+namespace {
+
+const std::string kNights = std::string(GPUBENCH_TEST_DATA) + "/nightly_h200x1/";
+
+CheckReport judged(const ResultsDocument& night, const Baseline& baseline) {
+  CheckReport report = check_against_baseline(night, "night.json", baseline, "baseline.json");
+  apply_confirmations(report, night, baseline);
+  return report;
+}
+
+TEST(RecordedNights, EveryHealthyH200NightPassesWithNothingMissing) {
+  const Baseline baseline = read_baseline_file(kNights + "baseline.json");
+  for (const char* name : {"night1.json", "night2.json", "night3.json"}) {
+    const ResultsDocument night = read_results_file(kNights + name);
+    const CheckReport report = judged(night, baseline);
+    EXPECT_TRUE(report.passed()) << name;
+    EXPECT_EQ(report.count(VerdictKind::Regression), 0) << name;
+    EXPECT_EQ(report.count(VerdictKind::Failed), 0) << name;
+    EXPECT_EQ(report.count(VerdictKind::Missing), 0) << name << ": the quick suite measures every baseline row";
+    EXPECT_LE(report.count(VerdictKind::Noisy), 2) << name;
+    EXPECT_GE(report.count(VerdictKind::Pass), 55) << name;
+  }
+}
+
+// Night 2's BF16 GEMM first read -5.1 % (a process whose tuning chose a slower algorithm) and its both-ways PCIe
+// -6.0 %, both past their noise; `check --confirm 3` measured each again in three fresh processes and kept those measurements in the file.
+TEST(RecordedNights, TheNightWhoseSuspectsWereMeasuredAgainPassesOnTheirMeasurements) {
+  const Baseline baseline = read_baseline_file(kNights + "baseline.json");
+  const ResultsDocument night = read_results_file(kNights + "night2.json");
+  ASSERT_EQ(night.confirmations.size(), 2u);
+  const CheckReport first = check_against_baseline(night, "night2.json", baseline, "baseline.json");
+  std::vector<std::string> suspects = unconfirmed_suspects(first, ResultsDocument{});
+  std::sort(suspects.begin(), suspects.end());
+  EXPECT_EQ(suspects, (std::vector<std::string>{"gemm/bf16/8192x8192x8192/gpu0/tflops",
+                                                "pcie/bidirectional_h2d/pinned/64MiB/gpu0/bandwidth"}));
+  EXPECT_FALSE(first.passed()) << "judged on the first measurements alone, both were regressions";
+  const CheckReport report = judged(night, baseline);
+  EXPECT_TRUE(report.passed());
+  for (const MetricVerdict& v : report.verdicts) {
+    if (v.id == suspects[0]) {
+      EXPECT_EQ(v.kind, VerdictKind::Noisy);
+      EXPECT_EQ(v.reason.rfind("did not reproduce: ", 0), 0u) << v.reason;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gpubench

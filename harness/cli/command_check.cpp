@@ -63,8 +63,8 @@ int fleet_command(const CheckArguments& args, const std::atomic<bool>& stop) {
   return report.findings.empty() ? kExitOk : kExitFailed;
 }
 
-// Measures each suspect (a regression, or a noisy figure on the worse side) the document has not measured again yet, `times` times in fresh processes, and
-// writes the document back with those measurements beside the first ones.
+// Measures each suspect (a regression, or a noisy figure on the worse side) the document has not measured again yet,
+// `times` times in fresh processes, and writes the document back with those measurements beside the first ones.
 void confirm_suspects(const CheckReport& report, ResultsDocument& results, const std::string& path,
                       const CheckArguments& args, const std::atomic<bool>& stop) {
   const std::vector<std::string> suspects = unconfirmed_suspects(report, results);

@@ -1,6 +1,5 @@
 #include "harness/verdict/confirmation.hpp"
 
-#include <cmath>
 #include <map>
 #include <set>
 #include <sstream>
@@ -21,8 +20,7 @@ std::string describe(const Metric& pooled, const MetricVerdict& again) {
 }  // namespace
 
 bool is_suspect(const MetricVerdict& verdict) {
-  return verdict.kind == VerdictKind::Regression ||
-         (verdict.kind == VerdictKind::Noisy && verdict.worse && std::fabs(verdict.change) > verdict.tolerance);
+  return verdict.kind == VerdictKind::Regression || (verdict.kind == VerdictKind::Noisy && verdict.worse);
 }
 
 std::vector<std::string> unconfirmed_suspects(const CheckReport& report, const ResultsDocument& results) {

@@ -17,7 +17,8 @@
 
 namespace gpubench {
 
-// Past the tolerance on the worse side, whether or not noise could explain it.
+// Past the tolerance on the worse side, whether or not noise could explain it (judge_metric calls a figure noisy only
+// past its tolerance).
 bool is_suspect(const MetricVerdict& verdict);
 
 // The metric ids of the suspects the document has not measured again yet.
@@ -28,8 +29,8 @@ std::vector<std::string> unconfirmed_suspects(const CheckReport& report, const R
 Metric pooled_measurement(const Confirmation& confirmation);
 
 // Re-judges every suspect the document holds re-measurements of: the pooled re-measurement is judged against the
-// same baseline entry. A regression there too is a regression, confirmed; a regression anything else there turns
-// noisy ("did not reproduce"); a noisy suspect stays noisy. Each reason says what the re-measurements gave.
+// same baseline entry. A suspect that is a regression there too is a regression, confirmed. Otherwise a regression
+// turns noisy ("did not reproduce"), and a noisy suspect stays noisy. Each reason says what the re-measurements gave.
 void apply_confirmations(CheckReport& report, const ResultsDocument& results, const Baseline& baseline);
 
 }  // namespace gpubench

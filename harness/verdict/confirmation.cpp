@@ -57,6 +57,8 @@ void apply_confirmations(CheckReport& report, const ResultsDocument& results, co
     const auto confirmation = confirmations.find(v.id);
     const auto expected = baseline.metrics.find(v.id);
     if (!is_suspect(v) || confirmation == confirmations.end() || expected == baseline.metrics.end()) continue;
+    const std::size_t advice = v.reason.find(kMeasureAgainAdvice);
+    if (advice != std::string::npos) v.reason.erase(advice, std::string(kMeasureAgainAdvice).size());
     const Metric pooled = pooled_measurement(*confirmation->second);
     const MetricVerdict again = judge_metric(pooled, v.id, expected->second);
     const bool reproduced = again.kind == VerdictKind::Regression;

@@ -100,7 +100,7 @@ MetricVerdict judge_metric(const Metric& measured, const std::string& id, const 
   } else {
     v.kind = VerdictKind::Noisy;
     v.reason = moved + ": past the tolerance, but noise alone could move it " + percent(v.noise).substr(1) +
-               "; re-run with more --repetitions";
+               (v.worse ? kMeasureAgainAdvice : "; re-run with more --repetitions");
   }
   if (measured.throttled) v.reason += " [measured while throttled]";
   return v;

@@ -52,6 +52,11 @@ struct CheckReport {
   int count(VerdictKind kind) const;
 };
 
+// The advice that ends a noisy figure's reason on the worse side, until `check --confirm` has measured it again
+// (apply_confirmations then replaces it with what the fresh processes gave). On the better side the advice is to
+// re-run with more repetitions: nothing is measured again there.
+inline constexpr const char* kMeasureAgainAdvice = "; measure it again in fresh processes (check --confirm 3)";
+
 // One metric on its own (also to re-judge a re-measured value).
 MetricVerdict judge_metric(const Metric& measured, const std::string& id, const BaselineMetric& baseline);
 

@@ -115,12 +115,15 @@ TEST(Confirmation, ANoisyFigureOnTheWorseSideIsASuspectToo) {
   const CheckReport report = check_against_baseline(slower, "r.json", baseline, "b.json");
   ASSERT_EQ(report.verdicts[0].kind, VerdictKind::Noisy) << report.verdicts[0].reason;
   EXPECT_TRUE(report.verdicts[0].worse);
+  EXPECT_NE(report.verdicts[0].reason.find("; measure it again in fresh processes (check --confirm 3)"), std::string::npos)
+      << report.verdicts[0].reason;
   EXPECT_EQ(unconfirmed_suspects(report, slower), std::vector<std::string>{kId});
 
   const ResultsDocument faster = scattered_run(4370, 4520, 4820);  // +3.7 %: noisy, but no suspect
   const CheckReport better = check_against_baseline(faster, "r.json", baseline, "b.json");
   ASSERT_EQ(better.verdicts[0].kind, VerdictKind::Noisy) << better.verdicts[0].reason;
   EXPECT_FALSE(better.verdicts[0].worse);
+  EXPECT_NE(better.verdicts[0].reason.find("re-run with more --repetitions"), std::string::npos) << better.verdicts[0].reason;
   EXPECT_TRUE(unconfirmed_suspects(better, faster).empty());
 }
 
@@ -146,6 +149,7 @@ TEST(Confirmation, ANoisySlowdownThatFreshProcessesDoNotShowStaysNoisy) {
   const CheckReport report = noisy_run_judged_after_measuring_again({4355, 4362, 4349});
   ASSERT_EQ(report.verdicts[0].kind, VerdictKind::Noisy);
   EXPECT_NE(report.verdicts[0].reason.find("median 4355 GB/s (-0.1 %), pass"), std::string::npos) << report.verdicts[0].reason;
+  EXPECT_EQ(report.verdicts[0].reason.find("measure it again"), std::string::npos) << "it was: " << report.verdicts[0].reason;
   EXPECT_TRUE(report.passed());
 }
 

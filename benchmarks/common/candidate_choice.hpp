@@ -19,6 +19,13 @@ namespace gpubench {
 // A candidate must be this much faster (median sample) than an earlier one of the list to displace it.
 inline constexpr double kCandidateTieMargin = 0.01;
 
+// Which candidate takes turn `turn` of round `round`, of `candidates`: the list's order in even rounds, reversed in
+// odd ones. In a fixed order a drift within each round (a power-capped clock still falling) favours whichever
+// candidate comes first every time; GEMM tuning, whose rounds last up to 80 ms, alternates.
+inline std::size_t candidate_in_turn(int round, std::size_t turn, std::size_t candidates) {
+  return round % 2 == 0 ? turn : candidates - 1 - turn;
+}
+
 // batch_seconds[c] holds candidate c's timed samples, candidates in the order of preference. Returns the index of
 // the candidate to keep: the earliest whose median is within the tie margin of the fastest median.
 inline std::size_t choose_candidate(const std::vector<std::vector<double>>& batch_seconds,

@@ -35,6 +35,10 @@ inline constexpr double kWarmupSeconds = 0.1;
 // Each candidate is timed this many times, in turns, and judged by the median of its batches
 // (benchmarks/common/candidate_choice.hpp says why not by its best).
 inline constexpr int kTuningRounds = 7;
+// Load before the candidates are timed, so that a power-capped GPU's clock has settled: tuning starts after an idle
+// moment (operands drawn, handle made, or a burst's second of idle), and while the clock falls the candidates timed
+// first in each round would look faster than the ones after them.
+inline constexpr double kTuningWarmupSeconds = 0.5;
 
 // What tuning chose: the algorithm and how many launches a timed batch holds.
 struct GemmTuning {
@@ -134,9 +138,13 @@ class TunedGemm {
     const double one_launch = time_launches(runnable.front(), 1, timer, stream);
     tuning.launches_per_batch = static_cast<int>(
         std::clamp(std::ceil(kMinBatchSeconds / std::max(one_launch, 1e-9)), 1.0, double{kMaxLaunchesPerBatch}));
+    for (double warm = 0; warm < kTuningWarmupSeconds;) {
+      warm += time_launches(runnable.front(), tuning.launches_per_batch, timer, stream);
+    }
     std::vector<std::vector<double>> batches(runnable.size());
     for (int round = 0; round < kTuningRounds; ++round) {
-      for (std::size_t i = 0; i < runnable.size(); ++i) {
+      for (std::size_t turn = 0; turn < runnable.size(); ++turn) {
+        const std::size_t i = candidate_in_turn(round, turn, runnable.size());
         batches[i].push_back(time_launches(runnable[i], tuning.launches_per_batch, timer, stream));
       }
     }

@@ -32,5 +32,14 @@ TEST(CandidateChoice, OneCandidateIsChosenAndNoneIsAnError) {
   EXPECT_THROW(choose_candidate({{}}), std::invalid_argument);
 }
 
+TEST(CandidateChoice, RoundsAlternateTheListsOrder) {
+  const std::vector<std::size_t> forwards = {0, 1, 2}, backwards = {2, 1, 0};
+  for (int round = 0; round < 4; ++round) {
+    std::vector<std::size_t> order;
+    for (std::size_t turn = 0; turn < 3; ++turn) order.push_back(candidate_in_turn(round, turn, 3));
+    EXPECT_EQ(order, round % 2 == 0 ? forwards : backwards) << "round " << round;
+  }
+}
+
 }  // namespace
 }  // namespace gpubench

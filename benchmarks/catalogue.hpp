@@ -33,6 +33,10 @@ struct FamilySpec {
   // Which figures decide acceptance: regular expressions searched after "name/" ("" = every figure); none: the
   // family takes no part.
   std::vector<std::string> acceptance;
+  // Which figures measure the host (CPU, OS, virtualisation) as much as the GPU, as patterns like `acceptance`'s.
+  // They differ between healthy nodes of one kind (on two lent H200 nodes, launch and sync latencies by 10-35 %,
+  // graph instantiation by 75 %), so they gate only against a baseline made on the node checked.
+  std::vector<std::string> node_bound;
 };
 
 // Every family, in the order the suites run them.
@@ -44,6 +48,9 @@ const FamilySpec* family_of(const std::string& benchmark_or_metric);
 // The figures that decide acceptance, as one regular expression over metric ids: "^(family/pattern|...)" over every
 // family's acceptance patterns, in catalogue order (also the default of `gpubench acceptance --filter`).
 std::string acceptance_filter(const std::vector<FamilySpec>& families);
+
+// Whether the metric is one of its family's node_bound figures.
+bool node_bound(const std::string& metric_id);
 
 // A figure dominated by latency and OS noise: anything in microseconds or milliseconds, and small transfers.
 bool small_figure(const std::string& metric_id, const std::string& unit);

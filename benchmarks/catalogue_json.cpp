@@ -19,7 +19,8 @@ nlohmann::json catalogue_json(const std::vector<FamilySpec>& families) {
                    {"tolerance", family.tolerance},
                    {"small_figure_tolerance", family.small_figure_tolerance ? nlohmann::json(*family.small_figure_tolerance)
                                                                             : nlohmann::json(nullptr)},
-                   {"acceptance", family.acceptance}});
+                   {"acceptance", family.acceptance},
+                   {"node_bound", family.node_bound}});
   }
   return out;
 }

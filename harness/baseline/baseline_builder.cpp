@@ -5,6 +5,7 @@
 
 #include "harness/baseline/gating.hpp"
 #include "harness/baseline/machine_kind.hpp"
+#include "harness/baseline/node_bound_gating.hpp"
 #include "harness/baseline/tolerances.hpp"
 #include "harness/results/input_error.hpp"
 #include "harness/results/statistics.hpp"
@@ -53,7 +54,8 @@ Baseline build_baseline(const std::vector<SourcedResults>& runs, const std::stri
       throw InputError(run.path, "environment.gpus", "is " + describe(kind) + " but " + runs[0].path + " is " +
                                                         describe(baseline.kind), "make one baseline per kind of machine");
     }
-    baseline.runs.push_back({run.results.run.id, run.results.run.host, run.results.run.started_at});
+    baseline.runs.push_back({run.results.run.id, run.results.run.host, run.results.run.started_at,
+                             gpu_uuids_of(run.results.environment)});
     for (const Metric& m : run.results.metrics) {
       Pooled& p = pooled[m.id];
       if (p.first == nullptr) p.first = &m;

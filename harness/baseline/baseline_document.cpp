@@ -39,6 +39,19 @@ std::string optional_string(const json& object, const char* key, const std::stri
   return value.get<std::string>();
 }
 
+std::vector<std::string> optional_strings(const json& object, const char* key, const std::string& source,
+                                          const std::string& path) {
+  if (!object.contains(key)) return {};
+  const json& value = object.at(key);
+  if (!value.is_array()) throw InputError(source, path + key, "expected an array of strings, found " + std::string(value.type_name()));
+  std::vector<std::string> strings;
+  for (const json& item : value) {
+    if (!item.is_string()) throw InputError(source, path + key, "expected an array of strings, found " + item.dump());
+    strings.push_back(item.get<std::string>());
+  }
+  return strings;
+}
+
 std::string required_string(const json& object, const char* key, const std::string& source, const std::string& path) {
   if (!object.contains(key) || !object.at(key).is_string()) throw InputError(source, path + key, "missing or not a string");
   return object.at(key).get<std::string>();
@@ -86,7 +99,9 @@ json to_json(const Baseline& b) {
                    {"run_values", m.run_values}, {"gates", m.gates}, {"gate_reason", m.gate_reason}};
   }
   json runs = json::array();
-  for (const BaselineRun& r : b.runs) runs.push_back({{"id", r.id}, {"host", r.host}, {"started_at", r.started_at}});
+  for (const BaselineRun& r : b.runs) {
+    runs.push_back({{"id", r.id}, {"host", r.host}, {"started_at", r.started_at}, {"gpus", r.gpus}});
+  }
   return json{{"schema", kBaselineSchema},
               {"created_at", b.created_at},
               {"gpubench_version", b.gpubench_version},
@@ -126,7 +141,7 @@ Baseline read_baseline_document(const json& j, const std::string& source) {
       const std::string path = "runs[" + std::to_string(i) + "].";
       if (!runs[i].is_object()) throw InputError(source, path.substr(0, path.size() - 1), "expected an object");
       b.runs.push_back({optional_string(runs[i], "id", source, path), optional_string(runs[i], "host", source, path),
-                        optional_string(runs[i], "started_at", source, path)});
+                        optional_string(runs[i], "started_at", source, path), optional_strings(runs[i], "gpus", source, path)});
     }
   }
   if (!j.contains("metrics") || !j.at("metrics").is_object()) throw InputError(source, "metrics", "missing or not an object");

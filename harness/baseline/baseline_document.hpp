@@ -42,6 +42,9 @@ struct BaselineRun {
   std::string id;
   std::string host;
   std::string started_at;
+  // The UUIDs of the GPUs it ran on: which node it was (hostnames repeat across VMs and images). Empty in files
+  // made before they were kept.
+  std::vector<std::string> gpus;
 };
 
 struct Baseline {

@@ -1,8 +1,9 @@
 #pragma once
 // The verdict on each metric of a run against a baseline, and on the run as a whole.
 //
-// Rule: a metric whose baseline entry does not gate (gating.hpp) is "informational" whatever it measured:
-// shown, never failing. Otherwise a change within the tolerance passes. A larger change is a regression (or
+// Rule: a metric whose baseline entry does not gate (gating.hpp), or that measures the host and is checked on a
+// node the baseline was not made on (node_bound_gating.hpp), is "informational" whatever it measured: shown,
+// never failing. Otherwise a change within the tolerance passes. A larger change is a regression (or
 // an improvement) only when it is also larger than what noise explains: the baseline's noise band (its
 // run-to-run spread as a prediction interval for one run, Student's t for the 3-sigma tail, see
 // baseline_noise) combined with 3 standard errors of this run's own spread (1.4826 x MAD of its

@@ -56,6 +56,23 @@ TEST(Catalogue, AcceptanceSelectsTheFiguresItAlwaysHas) {
             "nccl/(allreduce|alltoall)/auto/auto/1GiB/)");
 }
 
+// What the host's CPU and OS time as much as the GPU: every launch and alloc figure, the host's syncs, pageable
+// copies. Not the GPU's own figures, nor pinned copies, nor the sync family's kernels.
+TEST(Catalogue, NodeBoundFiguresAreTheHostSidesOnes) {
+  for (const char* id : {"launch/plain_sync_end/10000/gpu0/time_per_kernel", "launch/graph_speedup/100/gpu0/speedup",
+                         "launch/launch_to_start/gpu0/latency", "sync/host_event_wait/100/gpu0/time_per_launch",
+                         "alloc/cuda_free/256MiB/gpu0/time_per_call", "pcie/h2d/pageable/4KiB/gpu0/bandwidth",
+                         "pcie/d2h/pageable/1GiB/gpu0/bandwidth"}) {
+    EXPECT_TRUE(node_bound(id)) << id;
+  }
+  for (const char* id : {"memory/read/1GiB/gpu0/bandwidth", "gemm/bf16/8192x8192x8192/gpu0/tflops",
+                         "pcie/h2d/pinned/1GiB/gpu0/bandwidth", "pcie/bidirectional_h2d/pinned/4KiB/gpu0/bandwidth",
+                         "sync/device_light/256MiB/gpu0/kernel_time", "overlap/pageable/64MiB/gpu0/efficiency",
+                         "nccl/allreduce/auto/auto/4KiB/out_of_place/busbw", "mem/host_x", "launchx/plain"}) {
+    EXPECT_FALSE(node_bound(id)) << id;
+  }
+}
+
 TEST(Catalogue, DefaultTolerancesByFamilyAndKindOfFigure) {
   EXPECT_DOUBLE_EQ(default_tolerance("memory/triad/1GiB/gpu0/bandwidth", "GB/s"), 0.03);
   EXPECT_DOUBLE_EQ(default_tolerance("memory/triad/4KiB/gpu0/time", "us"), 0.03) << "memory has no looser rule";

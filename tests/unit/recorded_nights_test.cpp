@@ -1,13 +1,16 @@
 // A healthy node passes its nightly check, on real data: three nightly-recipe runs of a lent one-H200 node
-// (tests/data/nightly_h200x1), judged against the baseline of that node as it was then. A rule that turns any of
-// them into a failure is a false alarm on a healthy GPU.
+// (tests/data/nightly_h200x1), judged against the baseline of that node as it was then, and against the shipped
+// one-H200 baseline, made later on another H200 node. A rule that turns any of them into a failure is a false
+// alarm on a healthy GPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
+#include "benchmarks/catalogue.hpp"
 #include "harness/baseline/baseline_document.hpp"
+#include "harness/baseline/node_bound_gating.hpp"
 #include "harness/results/results_io.hpp"
 #include "harness/verdict/confirmation.hpp"
 #include "harness/verdict/metric_verdict.hpp"
@@ -55,6 +58,28 @@ TEST(RecordedNights, TheNightWhoseSuspectsWereMeasuredAgainPassesOnTheirMeasurem
     if (v.id == suspects[0]) {
       EXPECT_EQ(v.kind, VerdictKind::Noisy);
       EXPECT_EQ(v.reason.rfind("did not reproduce: ", 0), 0u) << v.reason;
+    }
+  }
+}
+
+// The shipped baseline was made on another H200 (another GPU UUID), whose host launched and synchronised 10-35 %
+// faster: judged as if made on this node, 12 of these 13 healthy runs failed on host latencies. There the
+// host-bound figures are informational, with the reason, and every night passes.
+TEST(RecordedNights, EveryNightPassesTheShippedBaselineOfAnotherNode) {
+  const Baseline shipped = read_baseline_file(std::string(GPUBENCH_BASELINES) + "/nvidia-h200-x1.json");
+  for (const char* name : {"night1.json", "night2.json", "night3.json"}) {
+    const ResultsDocument night = read_results_file(kNights + name);
+    ASSERT_FALSE(made_on_this_node(shipped, gpu_uuids_of(night.environment))) << name << ": meant to be another node";
+    const CheckReport report = judged(night, shipped);
+    EXPECT_TRUE(report.passed()) << name;
+    EXPECT_EQ(report.count(VerdictKind::Missing), 0) << name;
+    EXPECT_GE(report.count(VerdictKind::Pass), 50) << name << ": memory, GEMM, cache and pinned PCIe still gate";
+    for (const MetricVerdict& v : report.verdicts) {
+      if (!node_bound(v.id)) continue;
+      EXPECT_EQ(v.kind, VerdictKind::Informational) << name << ": " << v.id;
+      if (shipped.metrics.at(v.id).gates) {  // a figure too noisy to gate anywhere keeps that first reason
+        EXPECT_NE(v.reason.find("the baseline was made on other nodes"), std::string::npos) << v.reason;
+      }
     }
   }
 }

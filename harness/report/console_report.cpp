@@ -68,7 +68,11 @@ std::string severity_label(Severity severity) {
 
 void print_check_console(const CheckReport& report, std::ostream& out, bool colour) {
   out << "results  " << report.results_path << " (" << report.host << ")\nbaseline " << report.baseline_path << " ("
-      << describe(report.kind) << ")\n\n";
+      << describe(report.kind) << ", made "
+      << (report.baseline_made_here ? "on this node)"
+                                    : "on other nodes: the host's launch, sync and allocation costs and pageable copies "
+                                      "are shown, not judged)")
+      << "\n\n";
   TextTable table;
   table.add_column("verdict");
   table.add_column("metric");

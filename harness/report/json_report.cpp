@@ -49,6 +49,7 @@ nlohmann::json check_json(const CheckReport& report) {
           {"host", report.host},
           {"baseline", report.baseline_path},
           {"machine_kind", describe(report.kind)},
+          {"baseline_made_on_this_node", report.baseline_made_here},
           {"verdict", report.passed() ? "pass" : "fail"},
           {"counts", counts},
           {"metrics", metrics}};

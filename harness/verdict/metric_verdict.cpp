@@ -122,6 +122,7 @@ CheckReport check_against_baseline(const ResultsDocument& results, const std::st
   for (const Skip& s : results.skipped) skipped[s.benchmark] = &s;
   std::set<std::string> failures_reported;
   const bool made_here = made_on_this_node(baseline, gpu_uuids_of(results.environment));
+  report.baseline_made_here = made_here;
 
   for (const auto& [id, expected] : baseline.metrics) {
     const auto m = measured.find(id);

@@ -48,6 +48,7 @@ struct CheckReport {
   std::string baseline_path;
   std::string host;
   MachineKind kind;
+  bool baseline_made_here = false;  // one of the baseline's runs used a GPU of this run (node_bound_gating.hpp)
   std::vector<MetricVerdict> verdicts;  // worst first
   bool passed() const;
   int count(VerdictKind kind) const;

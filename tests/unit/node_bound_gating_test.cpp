@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "harness/baseline/baseline_builder.hpp"
+#include "harness/report/console_report.hpp"
 #include "harness/results/input_error.hpp"
 #include "harness/results/statistics.hpp"
 #include "harness/verdict/metric_verdict.hpp"
@@ -108,6 +111,18 @@ TEST(NodeBoundGating, AnotherNodesSlowerHostIsShownAndItsSlowerGpuStillFails) {
   EXPECT_TRUE(there.passed());
   const CheckReport slow_gpu = check_against_baseline(run_on("GPU-C", 4000), "slow.json", baseline, "b.json");
   EXPECT_EQ(verdict_on(slow_gpu, kRead), VerdictKind::Regression) << "the GPU's own figures gate on every node";
+}
+
+TEST(NodeBoundGating, TheCheckSaysWhereItsBaselineWasMade) {
+  const Baseline baseline = made_on_a();
+  std::ostringstream here, there;
+  print_check_console(check_against_baseline(run_on("GPU-A", 4400), "here.json", baseline, "b.json"), here, false);
+  print_check_console(check_against_baseline(run_on("GPU-C", 4400), "there.json", baseline, "b.json"), there, false);
+  EXPECT_NE(here.str().find("(1 x NVIDIA H200 (single), made on this node)"), std::string::npos) << here.str();
+  EXPECT_NE(there.str().find("made on other nodes: the host's launch, sync and allocation costs and pageable copies are "
+                             "shown, not judged"),
+            std::string::npos)
+      << there.str();
 }
 
 TEST(NodeBoundGating, BaselineCreateKeepsEachRunsGpusAndTheFileKeepsThem) {

@@ -63,11 +63,13 @@ TEST(RecordedNights, TheNightWhoseSuspectsWereMeasuredAgainPassesOnTheirMeasurem
 }
 
 // The shipped baseline was made on another H200 (another GPU UUID), whose host launched and synchronised 10-35 %
-// faster: judged as if made on this node, 12 of these 13 healthy runs failed on host latencies. There the
-// host-bound figures are informational, with the reason, and every night passes.
+// faster: judged as if made on their node, 12 of the first node's 13 healthy runs (these three nights among them)
+// failed on host latencies, and so did a night of a third node (night_another_node.json: launch with a sync at
+// the end, 10,000 kernels, +38.5 %). There the host-bound figures are informational, with the reason, and every
+// night passes.
 TEST(RecordedNights, EveryNightPassesTheShippedBaselineOfAnotherNode) {
   const Baseline shipped = read_baseline_file(std::string(GPUBENCH_BASELINES) + "/nvidia-h200-x1.json");
-  for (const char* name : {"night1.json", "night2.json", "night3.json"}) {
+  for (const char* name : {"night1.json", "night2.json", "night3.json", "night_another_node.json"}) {
     const ResultsDocument night = read_results_file(kNights + name);
     ASSERT_FALSE(made_on_this_node(shipped, gpu_uuids_of(night.environment))) << name << ": meant to be another node";
     const CheckReport report = judged(night, shipped);

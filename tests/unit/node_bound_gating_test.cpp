@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "harness/baseline/baseline_builder.hpp"
+#include "harness/report/baseline_summary.hpp"
 #include "harness/report/console_report.hpp"
 #include "harness/results/input_error.hpp"
 #include "harness/results/statistics.hpp"
@@ -123,6 +124,16 @@ TEST(NodeBoundGating, TheCheckSaysWhereItsBaselineWasMade) {
                              "shown, not judged"),
             std::string::npos)
       << there.str();
+}
+
+TEST(NodeBoundGating, BaselineCreateCountsWhatGatesOnOtherNodes) {
+  std::ostringstream out;
+  print_baseline_summary(made_on_a(), out);
+  const std::string table = out.str();
+  EXPECT_NE(table.find("gating elsewhere"), std::string::npos) << table;
+  // family, metrics, gating, informational, gating elsewhere
+  EXPECT_NE(table.find("launch        1       1              0                 0"), std::string::npos) << table;
+  EXPECT_NE(table.find("memory        1       1              0                 1"), std::string::npos) << table;
 }
 
 TEST(NodeBoundGating, BaselineCreateKeepsEachRunsGpusAndTheFileKeepsThem) {

@@ -43,7 +43,9 @@ std::vector<std::string> optional_strings(const json& object, const char* key, c
                                           const std::string& path) {
   if (!object.contains(key)) return {};
   const json& value = object.at(key);
-  if (!value.is_array()) throw InputError(source, path + key, "expected an array of strings, found " + std::string(value.type_name()));
+  if (!value.is_array()) {
+    throw InputError(source, path + key, "expected an array of strings, found " + std::string(value.type_name()));
+  }
   std::vector<std::string> strings;
   for (const json& item : value) {
     if (!item.is_string()) throw InputError(source, path + key, "expected an array of strings, found " + item.dump());
@@ -141,7 +143,8 @@ Baseline read_baseline_document(const json& j, const std::string& source) {
       const std::string path = "runs[" + std::to_string(i) + "].";
       if (!runs[i].is_object()) throw InputError(source, path.substr(0, path.size() - 1), "expected an object");
       b.runs.push_back({optional_string(runs[i], "id", source, path), optional_string(runs[i], "host", source, path),
-                        optional_string(runs[i], "started_at", source, path), optional_strings(runs[i], "gpus", source, path)});
+                        optional_string(runs[i], "started_at", source, path),
+                        optional_strings(runs[i], "gpus", source, path)});
     }
   }
   if (!j.contains("metrics") || !j.at("metrics").is_object()) throw InputError(source, "metrics", "missing or not an object");

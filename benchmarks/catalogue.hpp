@@ -34,7 +34,7 @@ struct FamilySpec {
   // family takes no part.
   std::vector<std::string> acceptance;
   // Which figures measure the host (CPU, OS, virtualisation) as much as the GPU, as patterns like `acceptance`'s.
-  // They differ between healthy nodes of one kind (on two lent H200 nodes, launch and sync latencies by 10-35 %,
+  // They differ between healthy nodes of one kind (on two lent H200 nodes, launch and sync latencies by up to 35 %,
   // graph instantiation by 75 %), so they gate only against a baseline made on the node checked.
   std::vector<std::string> node_bound;
 };

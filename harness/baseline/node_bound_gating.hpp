@@ -1,7 +1,7 @@
 #pragma once
 // Which node a baseline was made on, and what that means for the figures that measure the host as much as the GPU
-// (the catalogue's node_bound ones: launch and sync latencies, memory calls, pageable copies). Those differ between
-// healthy nodes of one kind: between two lent H200 nodes, launch and sync latencies by 10-35 % and graph
+// (the catalogue's node_bound ones: launch and sync latencies, allocation calls, pageable copies). Those differ between
+// healthy nodes of one kind: between two lent H200 nodes, launch and sync latencies by up to 35 % and graph
 // instantiation by 75 %, while memory, GEMM and pinned copies agreed within 3 %. A baseline made on other nodes
 // cannot say what such a figure should be here, so there it is informational, with the reason; on a node the
 // baseline was made on it gates as usual. A node is known by its GPUs' UUIDs: hostnames repeat (every lent VM

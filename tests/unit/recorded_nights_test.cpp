@@ -62,7 +62,7 @@ TEST(RecordedNights, TheNightWhoseSuspectsWereMeasuredAgainPassesOnTheirMeasurem
   }
 }
 
-// The shipped baseline was made on another H200 (another GPU UUID), whose host launched and synchronised 10-35 %
+// The shipped baseline was made on another H200 (another GPU UUID), whose host launched and synchronised up to 35 %
 // faster: judged as if made on their node, 11 of the first node's 13 healthy runs (night 2 among these three)
 // failed on host latencies, and so did a night of a third node (night_another_node.json: launch with a sync at
 // the end, 10,000 kernels, +38.5 %). There the host-bound figures are informational, with the reason, and every

@@ -121,13 +121,12 @@ CheckReport check_against_baseline(const ResultsDocument& results, const std::st
   std::map<std::string, const Skip*> skipped;
   for (const Skip& s : results.skipped) skipped[s.benchmark] = &s;
   std::set<std::string> failures_reported;
-  const bool made_here = made_on_this_node(baseline, gpu_uuids_of(results.environment));
-  report.baseline_made_here = made_here;
+  report.baseline_made_here = made_on_this_node(baseline, gpu_uuids_of(results.environment));
 
   for (const auto& [id, expected] : baseline.metrics) {
     const auto m = measured.find(id);
     if (m != measured.end()) {
-      report.verdicts.push_back(judge_metric(*m->second, id, as_judged_on_node(expected, id, made_here)));
+      report.verdicts.push_back(judge_metric(*m->second, id, as_judged_on_node(expected, id, report.baseline_made_here)));
       // Each file passes its own checks, but a tiny expectation against a huge value still overflows.
       if (!std::isfinite(report.verdicts.back().change) || !std::isfinite(report.verdicts.back().noise)) {
         throw InputError(results_path, "metrics: " + id, "a value of " + significant(m->second->value) + " against " +

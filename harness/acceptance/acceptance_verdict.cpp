@@ -1,5 +1,6 @@
 #include "harness/acceptance/acceptance_verdict.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "benchmarks/common/metric_id.hpp"
@@ -62,6 +63,35 @@ bool is_stress_measurement(const StressFinding& f) {
          f.check == "interconnect.p2p_skipped";
 }
 
+const std::vector<std::string> kStageOrder = {"doctor", "performance", "stress", "dcgm"};
+
+std::ptrdiff_t stage_position(const std::string& stage) {
+  return std::find(kStageOrder.begin(), kStageOrder.end(), stage) - kStageOrder.begin();
+}
+
+// The stage acceptance stopped at fails the node; the stages after it did not run, on the node nor on any GPU, and
+// the GPUs' part of the stopped stage is unfinished.
+void apply_stop(const StageStop& stopped, std::map<std::string, StageResult>& node,
+                std::vector<std::string>& node_order, std::map<int, std::map<std::string, StageResult>>& per_gpu) {
+  const std::string not_run = "not run: acceptance stopped at the " + stopped.stage + " stage (" + stopped.reason + ")";
+  StageResult& at = node[stopped.stage];
+  at.stage = stopped.stage;
+  if (at.verdict != Grade::Fail) worsen(at, Grade::Fail, stopped.reason);
+  for (const std::string& stage : kStageOrder) {
+    if (stage_position(stage) < stage_position(stopped.stage) || (stage == "dcgm" && node.count("dcgm") == 0)) continue;
+    if (std::find(node_order.begin(), node_order.end(), stage) == node_order.end()) node_order.push_back(stage);
+    if (stage != stopped.stage) node[stage] = {stage, Grade::Warn, {not_run}, true};
+    for (auto& [index, stages] : per_gpu) {
+      if (stages.count(stage) == 0) continue;
+      if (stage == stopped.stage) {
+        worsen(stages[stage], Grade::Warn, "did not finish (see the node's verdict)");
+      } else {
+        stages[stage] = {stage, Grade::Warn, {"not run (see the node's verdict)"}, true};
+      }
+    }
+  }
+}
+
 }  // namespace
 
 AcceptanceReport judge_acceptance(const AcceptanceEvidence& evidence) {
@@ -86,7 +116,12 @@ AcceptanceReport judge_acceptance(const AcceptanceEvidence& evidence) {
       }
     }
   }
-  if (evidence.check) {
+  const auto ran_in_full = [&evidence](const std::string& stage) {
+    return !evidence.stopped || stage_position(stage) < stage_position(evidence.stopped->stage);
+  };
+  if (!ran_in_full("performance")) {
+    report.baseline = "none chosen: acceptance stopped at the " + evidence.stopped->stage + " stage";
+  } else if (evidence.check) {
     report.baseline = evidence.check->baseline_path;
     for (const MetricVerdict& v : evidence.check->verdicts) {
       const Grade verdict = grade_of(v.kind);
@@ -105,7 +140,7 @@ AcceptanceReport judge_acceptance(const AcceptanceEvidence& evidence) {
     worsen(node["performance"], Grade::Warn, "not judged: " + evidence.baseline_note);
     for (auto& [index, stages] : per_gpu) worsen(stages["performance"], Grade::Warn, "not judged: no baseline (see the node's verdict)");
   }
-  for (const GpuStressVerdict& v : evidence.stress) {
+  for (const GpuStressVerdict& v : evidence.stress) {  // also when stress was stopped: what it found stands
     if (!per_gpu.count(v.index)) continue;
     const std::string load = v.mode == StressMode::Sustained ? "" : std::string(stress_mode_name(v.mode)) + " load: ";
     for (const StressFinding& f : v.findings) {
@@ -117,9 +152,12 @@ AcceptanceReport judge_acceptance(const AcceptanceEvidence& evidence) {
   std::vector<std::string> node_stage_order = {"doctor", "performance"};
   if (evidence.dcgm) {
     node["dcgm"] = {"dcgm", Grade::Pass, {}};
-    judge_dcgm(*evidence.dcgm, per_gpu, node["dcgm"]);
+    if (ran_in_full("dcgm")) judge_dcgm(*evidence.dcgm, per_gpu, node["dcgm"]);
     node_stage_order.push_back("dcgm");
   }
+  if (evidence.stopped) apply_stop(*evidence.stopped, node, node_stage_order, per_gpu);
+  std::sort(node_stage_order.begin(), node_stage_order.end(),
+            [](const std::string& a, const std::string& b) { return stage_position(a) < stage_position(b); });
   for (const GpuIdentity& identity : evidence.gpus) {
     std::map<std::string, StageResult>& stages = per_gpu[identity.index];
     GpuAcceptance gpu{identity, Grade::Pass, {}};

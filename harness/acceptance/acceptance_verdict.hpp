@@ -42,6 +42,14 @@ struct AcceptanceReport {
   std::vector<std::string> level_runs;  // what that level ran, as level_runs() says
 };
 
+// The stage acceptance could not get past: doctor when CUDA offers no usable GPU, or a stage that could not finish
+// (its error). That stage fails for the reason, unless its own findings fail it already (doctor's cuda.no_gpu);
+// the stages after it are reported as not run, so that the reports say where and why acceptance stopped.
+struct StageStop {
+  std::string stage;  // doctor, performance, stress, dcgm
+  std::string reason;
+};
+
 // What `dcgmi diag` gave, when acceptance was asked to run it.
 struct DcgmEvidence {
   std::string skipped_because;  // dcgmi is not installed
@@ -59,6 +67,7 @@ struct AcceptanceEvidence {
   std::optional<DcgmEvidence> dcgm;  // empty unless --dcgm was given
   std::string level;
   std::vector<std::string> level_runs;
+  std::optional<StageStop> stopped;  // empty when every stage ran
 };
 
 AcceptanceReport judge_acceptance(const AcceptanceEvidence& evidence);

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <exception>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -35,6 +36,7 @@
 #include "harness/report/stress_display.hpp"
 #include "harness/results/id_pattern.hpp"
 #include "harness/results/input_error.hpp"
+#include "harness/results/output_error.hpp"
 #include "harness/results/results_io.hpp"
 #include "harness/runner/micro_listing.hpp"
 #include "harness/runner/run_benchmarks.hpp"
@@ -128,6 +130,63 @@ DcgmEvidence dcgm_stage(int level, const std::vector<GpuFacts>& gpus, const std:
   return {run.skipped_because, run.no_result, std::move(run.report), cuda_index};
 }
 
+// The quick suite's deciding figures on the GPUs tested, checked against the baseline of the node's kind. The
+// results reach `output` as each family ends, so a stop or a hang later loses none of them.
+void performance_stage(const AcceptanceArguments& args, const IdPattern& selected, const RunOptions& options,
+                       const NvmlLibrary* nvml, const CommandState& state, const std::string& output,
+                       ResultsDocument& document, AcceptanceEvidence& evidence) {
+  std::vector<TelemetrySampler::Target> targets;
+  for (int index : options.devices) targets.push_back({index, nvml ? nvml->device_for_cuda_index(index) : nullptr});
+  RunObserver observer = make_progress_display(std::cerr, isatty(STDERR_FILENO) != 0);
+  observer.checkpoint = [&output](const ResultsDocument& so_far) { write_json_atomically(to_json(so_far), output); };
+  run_benchmarks(options, targets, nvml, observer, *state.stop, document);
+
+  const MachineKind kind = machine_kind_of(document, output);
+  const std::string where = args.baseline.empty() ? default_baseline_location() : args.baseline;
+  try {
+    const BaselineChoice choice = choose_baseline(kind, where);
+    for (const std::string& why : choice.skipped) std::cerr << "gpubench: acceptance: skipping " << why << "\n";
+    if (choice.path.empty()) {
+      evidence.baseline_note = "no baseline for " + describe(kind) + " in " + where;
+      return;
+    }
+    // Only the figures acceptance measured are judged: the rest of the baseline is not "missing" here.
+    Baseline measured_part = choice.baseline;
+    for (auto it = measured_part.metrics.begin(); it != measured_part.metrics.end();) {
+      it = selected.matches(it->first) ? std::next(it) : measured_part.metrics.erase(it);
+    }
+    evidence.check = check_against_baseline(document, output, measured_part, choice.path);
+  } catch (const InputError& error) {
+    evidence.baseline_note = error.what();
+  }
+}
+
+// The stress loads of the level, one after another, each judged on its own; their verdicts together are the
+// stress stage's. Each load's verdicts join the evidence as it ends, so a load that cannot run keeps the others'.
+void stress_loads(const AcceptanceLevel& level, const std::vector<int>& devices, const NvmlLibrary* nvml,
+                  const CommandState& state, const std::string& progress_prefix,
+                  std::chrono::steady_clock::time_point started, ResultsDocument& document,
+                  AcceptanceEvidence& evidence) {
+  std::vector<std::pair<StressMode, std::chrono::seconds>> loads = {{StressMode::Sustained, level.sustained}};
+  if (level.power.count() > 0) loads.push_back({StressMode::Power, level.power});
+  if (level.pulse.count() > 0) loads.push_back({StressMode::Pulse, level.pulse});
+  StressLimits limits;
+  for (const auto& [mode, duration] : loads) {
+    std::cerr << progress_prefix << "stress, " << stress_mode_name(mode) << " load, " << duration.count() << " s ("
+              << static_cast<int>(seconds_since(started)) << " s)\n";
+    StressOptions stress;
+    stress.mode = mode;
+    stress.duration = duration;
+    stress.devices = devices;
+    stress.interconnect = level.interconnect && mode == StressMode::Sustained;
+    limits.power_target = stress.power_target;
+    const std::vector<GpuStressRecord> records = stress_stage(stress, nvml, *state.stop);
+    const std::vector<GpuStressVerdict> judged = judge_stress(records, limits);
+    add_stress_to_document(records, judged, limits, static_cast<double>(duration.count()), document);
+    evidence.stress.insert(evidence.stress.end(), judged.begin(), judged.end());
+  }
+}
+
 int acceptance_command(const AcceptanceArguments& args, const CommandState& state) {
   const auto started = std::chrono::steady_clock::now();
   // When acceptance began and how long each stage took, for the JUnit report.
@@ -155,9 +214,10 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
   if (!args.expect.empty()) expected = load_node_profile(args.expect);
   std::string nvml_error;
   const std::unique_ptr<NvmlLibrary> nvml = NvmlLibrary::load(&nvml_error);
+  // Without a usable GPU, doctor still runs and says why (cuda.no_gpu), and the reports say that nothing else could.
   const CudaStatus cuda = probe_cuda();
-  if (!cuda.error.empty()) throw NoGpuError(cuda.error);
-  const std::vector<int> devices = selected_devices(args.devices, cuda.device_count);
+  const std::vector<int> devices =
+      cuda.error.empty() ? selected_devices(args.devices, cuda.device_count) : std::vector<int>{};
 
   const std::string stages = args.dcgm_level > 0 ? "4" : "3";
   const std::vector<std::string> runs = level_runs(level);
@@ -165,94 +225,86 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
   for (std::size_t r = 0; r < runs.size(); ++r) std::cerr << (r == 0 ? " " : "; ") << runs[r];
   std::cerr << "\n[1/" << stages << "] doctor\n";
   const NodeFacts facts = read_node_facts(nvml.get(), nvml_error, cuda, devices);
-  std::vector<Finding> findings = judge_node_health(facts, {}, expected);
+  AcceptanceEvidence evidence;
+  evidence.gpus = gpu_identities(facts);
+  evidence.doctor = judge_node_health(facts, {}, expected);
+  evidence.level = level.name;
+  evidence.level_runs = runs;
+  if (args.dcgm_level > 0) evidence.dcgm.emplace();
   end_stage("doctor");
 
-  const auto load_began = std::chrono::steady_clock::now();
-  std::cerr << "[2/" << stages << "] quick suite (" << std::to_string(static_cast<int>(seconds_since(started))) + " s" << ")\n";
-  ResultsDocument document = start_results_document(state.command_line, "quick", devices, nvml.get(), nvml_error);
-  const std::string output = results_path(args.destination, document);
-  RunOptions options;
-  options.suite = "quick";
-  options.filter = args.filter;
-  options.devices = devices;
-  options.micro_path = default_micro_path();
-  options.log_dir = args.log_dir.empty() ? output + ".logs" : args.log_dir;
-  std::vector<TelemetrySampler::Target> targets;
-  for (int index : devices) targets.push_back({index, nvml ? nvml->device_for_cuda_index(index) : nullptr});
-  // The suite's results reach the file as each family ends, so a stop or a hang later loses none of them.
-  RunObserver observer = make_progress_display(std::cerr, isatty(STDERR_FILENO) != 0);
-  observer.checkpoint = [&output](const ResultsDocument& so_far) { write_json_atomically(to_json(so_far), output); };
-  run_benchmarks(options, targets, nvml.get(), observer, *state.stop, document);
-
-  std::optional<CheckReport> check;
-  std::string baseline_note;
-  const MachineKind kind = machine_kind_of(document, output);
-  const std::string where = args.baseline.empty() ? default_baseline_location() : args.baseline;
+  // A stage that cannot go on (no GPU, gpubench-micro missing, a CUDA error) stops acceptance there; the reports are
+  // written all the same, naming the stage and the reason, and the error then leaves with its own exit code.
+  std::exception_ptr stopped_by;
+  std::optional<ResultsDocument> document;
+  std::string output;
+  bool results_written = false;
+  const char* stage = "doctor";
+  if (!cuda.error.empty()) {
+    evidence.stopped = StageStop{stage, "no usable GPU: " + cuda.error};
+    stopped_by = std::make_exception_ptr(NoGpuError(cuda.error));
+  }
   try {
-    const BaselineChoice choice = choose_baseline(kind, where);
-    for (const std::string& why : choice.skipped) std::cerr << "gpubench: acceptance: skipping " << why << "\n";
-    if (choice.path.empty()) {
-      baseline_note = "no baseline for " + describe(kind) + " in " + where;
-    } else {
-      // Only the figures acceptance measured are judged: the rest of the baseline is not "missing" here.
-      Baseline measured_part = choice.baseline;
-      for (auto it = measured_part.metrics.begin(); it != measured_part.metrics.end();) {
-        it = selected->matches(it->first) ? std::next(it) : measured_part.metrics.erase(it);
+    if (!stopped_by) {
+      stage = "performance";
+      const auto load_began = std::chrono::steady_clock::now();
+      std::cerr << "[2/" << stages << "] quick suite (" << static_cast<int>(seconds_since(started)) << " s)\n";
+      document = start_results_document(state.command_line, "quick", devices, nvml.get(), nvml_error);
+      output = results_path(args.destination, *document);
+      RunOptions options;
+      options.suite = "quick";
+      options.filter = args.filter;
+      options.devices = devices;
+      options.micro_path = default_micro_path();
+      options.log_dir = args.log_dir.empty() ? output + ".logs" : args.log_dir;
+      performance_stage(args, *selected, options, nvml.get(), state, output, *document, evidence);
+      end_stage("performance");
+
+      stage = "stress";
+      stress_loads(level, devices, nvml.get(), state, "[3/" + stages + "] ", started, *document, evidence);
+      // The suite and stress loaded every link: PCIe and NVLink errors that came meanwhile count against the GPU.
+      NodeFacts after_load = facts;
+      reread_link_errors(nvml.get(), after_load);
+      const double loaded_s = seconds_since(load_began);
+      for (const std::vector<Finding>& growth :
+           {judge_pcie_error_growth(facts, after_load), judge_nvlink_error_growth(facts, after_load, loaded_s)}) {
+        evidence.doctor.insert(evidence.doctor.end(), growth.begin(), growth.end());
       }
-      check = check_against_baseline(document, output, measured_part, choice.path);
+      document->run.interrupted = state.stop->load();
+      end_stage("stress");
+      finish_results_document(*document);
+      write_json_atomically(to_json(*document), output);
+      results_written = true;
+
+      if (args.dcgm_level > 0) {
+        stage = "dcgm";
+        std::cerr << "[4/4] DCGM diagnostic, level " << args.dcgm_level << " ("
+                  << static_cast<int>(seconds_since(started)) << " s)\n";
+        evidence.dcgm = dcgm_stage(args.dcgm_level, facts.gpus, options.log_dir, *state.stop);
+        end_stage("dcgm");
+      }
     }
-  } catch (const InputError& error) {
-    baseline_note = error.what();
+  } catch (const std::exception& error) {
+    evidence.stopped = StageStop{stage, error.what()};
+    stopped_by = std::current_exception();
+    end_stage(stage);
   }
-
-  end_stage("performance");
-  // The stress loads of the level, one after another, each judged on its own; their verdicts together are the
-  // stress stage's.
-  std::vector<std::pair<StressMode, std::chrono::seconds>> loads = {{StressMode::Sustained, level.sustained}};
-  if (level.power.count() > 0) loads.push_back({StressMode::Power, level.power});
-  if (level.pulse.count() > 0) loads.push_back({StressMode::Pulse, level.pulse});
-  StressLimits limits;
-  std::vector<GpuStressVerdict> verdicts;
-  for (const auto& [mode, duration] : loads) {
-    std::cerr << "[3/" << stages << "] stress, " << stress_mode_name(mode) << " load, " << duration.count() << " s ("
-              << static_cast<int>(seconds_since(started)) << " s)\n";
-    StressOptions stress;
-    stress.mode = mode;
-    stress.duration = duration;
-    stress.devices = devices;
-    stress.interconnect = level.interconnect && mode == StressMode::Sustained;
-    limits.power_target = stress.power_target;
-    const std::vector<GpuStressRecord> records = stress_stage(stress, nvml.get(), *state.stop);
-    const std::vector<GpuStressVerdict> judged = judge_stress(records, limits);
-    add_stress_to_document(records, judged, limits, static_cast<double>(duration.count()), document);
-    verdicts.insert(verdicts.end(), judged.begin(), judged.end());
+  if (document && !output.empty() && !results_written) {  // what finished before the stop is kept too
+    try {
+      finish_results_document(*document);
+      write_json_atomically(to_json(*document), output);
+      results_written = true;
+    } catch (const OutputError& error) {
+      std::cerr << "gpubench: acceptance: " << error.what() << "\n";
+    }
   }
-  // The suite and stress loaded every link: PCIe and NVLink errors that came meanwhile count against the GPU.
-  NodeFacts after_load = facts;
-  reread_link_errors(nvml.get(), after_load);
-  for (const std::vector<Finding>& growth : {judge_pcie_error_growth(facts, after_load),
-                                             judge_nvlink_error_growth(facts, after_load, seconds_since(load_began))}) {
-    findings.insert(findings.end(), growth.begin(), growth.end());
-  }
-  document.run.interrupted = state.stop->load();
-  end_stage("stress");
-  finish_results_document(document);
-  write_json_atomically(to_json(document), output);
-
-  std::optional<DcgmEvidence> dcgm;
-  if (args.dcgm_level > 0) {
-    std::cerr << "[4/4] DCGM diagnostic, level " << args.dcgm_level << " (" << static_cast<int>(seconds_since(started)) << " s)\n";
-    dcgm = dcgm_stage(args.dcgm_level, facts.gpus, options.log_dir, *state.stop);
-    end_stage("dcgm");
-  }
-  const AcceptanceReport report =
-      judge_acceptance({gpu_identities(facts), findings, check, baseline_note, verdicts, std::move(dcgm), level.name, runs});
+  const AcceptanceReport report = judge_acceptance(evidence);
   const nlohmann::json report_json = acceptance_json(report);
   if (!args.json_file.empty()) write_json_atomically(report_json, args.json_file);
   timing.seconds = seconds_since(started);
   if (!args.junit.empty()) {
-    write_text_atomically(args.junit, [&](std::ostream& out) { write_junit(verdict_list(report, document.run.host, timing), out); });
+    const std::string host = document ? document->run.host : host_name();
+    write_text_atomically(args.junit, [&](std::ostream& out) { write_junit(verdict_list(report, host, timing), out); });
   }
   // With --json, standard output holds the JSON alone: where the results went and how long it took go to stderr.
   if (args.json) {
@@ -260,8 +312,11 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
   } else {
     print_acceptance(report, std::cout);
   }
-  (args.json ? std::cerr : std::cout) << "results: " << output << "\ntook " << static_cast<int>(seconds_since(started)) << " s\n";
-  if (document.run.interrupted || state.stop->load()) return kExitFailed;
+  std::ostream& notes = args.json ? std::cerr : std::cout;
+  if (results_written) notes << "results: " << output << "\n";
+  notes << "took " << static_cast<int>(seconds_since(started)) << " s\n";
+  if (stopped_by) std::rethrow_exception(stopped_by);
+  if ((document && document->run.interrupted) || state.stop->load()) return kExitFailed;
   return report.node_verdict == Grade::Fail ? kExitFailed : kExitOk;
 }
 

@@ -453,6 +453,41 @@ TEST(Cli, AcceptanceStillTakesTheOldJsonFileFormWithANote) {
   const Outcome flag = run({GPUBENCH_BINARY, "acceptance", "--json", "--devices", "0"}, kNoGpu);
   EXPECT_EQ(flag.exit_code, 3) << flag.err;
   EXPECT_EQ(flag.err.find("deprecated"), std::string::npos) << flag.err;
+  std::remove(file.c_str());
+}
+
+// A node without a usable GPU is the acceptance a CI job most needs to read: exit 3, and the JUnit and JSON
+// reports written all the same, doctor's cuda.no_gpu the failure, the stages it stopped marked as not run.
+TEST(Cli, AcceptanceWithoutAGpuStillWritesItsReportsWithTheReason) {
+  const std::string base = "/tmp/gpubench-cli-acceptance-no-gpu-" + std::to_string(getpid());
+  const Outcome o = run({GPUBENCH_BINARY, "acceptance", "--json", "--json-file", base + ".json", "--junit",
+                         base + ".xml", "--results-dir", base + "-tree"},
+                        kNoGpu);
+  EXPECT_EQ(o.exit_code, 3) << o.err;
+  EXPECT_NE(o.err.find("no usable GPU: cudaError"), std::string::npos) << o.err;
+  const nlohmann::json printed = nlohmann::json::parse(o.out);
+  const nlohmann::json written = nlohmann::json::parse(slurp(base + ".json"));
+  EXPECT_EQ(printed, written);
+  EXPECT_EQ(written["node_verdict"], "fail");
+  ASSERT_EQ(written["node"].size(), 3u) << written.dump(2);
+  EXPECT_EQ(written["node"][0]["stage"], "doctor");
+  EXPECT_EQ(written["node"][0]["verdict"], "fail");
+  const std::string doctor_reason = written["node"][0]["reasons"][0];
+  EXPECT_EQ(doctor_reason.rfind("cuda.no_gpu: CUDA sees no usable GPU: cudaError", 0), 0u) << doctor_reason;
+  for (int s : {1, 2}) {
+    EXPECT_TRUE(written["node"][s]["skipped"].get<bool>()) << written["node"][s];
+    const std::string reason = written["node"][s]["reasons"][0];
+    EXPECT_EQ(reason.rfind("not run: acceptance stopped at the doctor stage (no usable GPU: cudaError", 0), 0u)
+        << reason;
+  }
+  const std::string junit = slurp(base + ".xml");
+  EXPECT_NE(junit.find("tests=\"3\" failures=\"1\" errors=\"0\" skipped=\"2\""), std::string::npos) << junit;
+  EXPECT_NE(junit.find("name=\"doctor\" time=\""), std::string::npos) << junit;
+  EXPECT_NE(junit.find("<failure type=\"fail\" message=\"cuda.no_gpu: CUDA sees no usable GPU"), std::string::npos)
+      << junit;
+  EXPECT_NE(access((base + "-tree").c_str(), F_OK), 0) << "nothing was measured, so no results document";
+  std::remove((base + ".json").c_str());
+  std::remove((base + ".xml").c_str());
 }
 
 // -o names the file; --results-dir keeps it in a tree of runs. Given both, the command is refused before it

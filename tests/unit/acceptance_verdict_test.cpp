@@ -139,5 +139,58 @@ TEST(Acceptance, EveryStressLoadOfTheLevelCountsAndSaysWhatItMeasured) {
   EXPECT_EQ(json["level"]["runs"].size(), 5u);
 }
 
+// Without a usable GPU acceptance stops after doctor: doctor fails for its own finding (not a second time for the
+// stop), and every later stage is on the node as not run, with the reason, so a CI reading the reports sees why.
+TEST(Acceptance, AStopAfterDoctorNamesTheReasonAndLeavesTheRestNotRun) {
+  AcceptanceEvidence evidence;
+  evidence.doctor = {
+      {Severity::Critical, "cuda.no_gpu", {}, "CUDA sees no usable GPU: cudaErrorNoDevice", "load the driver"}};
+  evidence.dcgm.emplace();
+  evidence.stopped = StageStop{"doctor", "no usable GPU: cudaErrorNoDevice"};
+  const AcceptanceReport r = judge_acceptance(evidence);
+  EXPECT_EQ(r.node_verdict, Grade::Fail);
+  ASSERT_EQ(r.node_stages.size(), 4u);
+  EXPECT_EQ(r.node_stages[0].stage, "doctor");
+  EXPECT_EQ(r.node_stages[0].reasons,
+            std::vector<std::string>{"cuda.no_gpu: CUDA sees no usable GPU: cudaErrorNoDevice (fix: load the driver)"});
+  for (std::size_t s = 1; s < 4; ++s) {
+    EXPECT_EQ(r.node_stages[s].stage, std::vector<std::string>({"doctor", "performance", "stress", "dcgm"})[s]);
+    EXPECT_TRUE(r.node_stages[s].skipped) << r.node_stages[s].stage;
+    ASSERT_EQ(r.node_stages[s].reasons.size(), 1u);
+    EXPECT_EQ(r.node_stages[s].reasons[0],
+              "not run: acceptance stopped at the doctor stage (no usable GPU: cudaErrorNoDevice)");
+  }
+  EXPECT_EQ(r.baseline, "none chosen: acceptance stopped at the doctor stage");
+  std::ostringstream junit;
+  write_junit(verdict_list(r, "node1", {}), junit);
+  const std::string xml = junit.str();
+  EXPECT_NE(xml.find("tests=\"4\" failures=\"1\" errors=\"0\" skipped=\"3\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<failure type=\"fail\" message=\"cuda.no_gpu: CUDA sees no usable GPU"), std::string::npos)
+      << xml;
+}
+
+// A stage that could not finish (gpubench-micro missing, a CUDA error) fails the node with its error; the GPUs'
+// part of it did not finish, and the stages after it did not run on any GPU: nothing reads as a pass.
+TEST(Acceptance, AStageThatCouldNotFinishFailsTheNodeAndNothingAfterItPasses) {
+  AcceptanceEvidence evidence;
+  evidence.gpus = gpus({0, 1});
+  evidence.stopped = StageStop{"performance", "gpubench-micro not found at /opt/gpubench/bin/gpubench-micro"};
+  const AcceptanceReport r = judge_acceptance(evidence);
+  EXPECT_EQ(r.node_verdict, Grade::Fail);
+  ASSERT_EQ(r.node_stages.size(), 3u);
+  EXPECT_EQ(r.node_stages[1].stage, "performance");
+  EXPECT_EQ(r.node_stages[1].verdict, Grade::Fail);
+  EXPECT_EQ(r.node_stages[1].reasons, std::vector<std::string>{evidence.stopped->reason}) << "no baseline note besides";
+  EXPECT_EQ(r.node_stages[2].stage, "stress");
+  EXPECT_TRUE(r.node_stages[2].skipped);
+  for (const GpuAcceptance& gpu : r.gpus) {
+    EXPECT_EQ(gpu.stages[0].verdict, Grade::Pass) << "doctor ran";
+    EXPECT_EQ(gpu.stages[1].verdict, Grade::Warn);
+    EXPECT_EQ(gpu.stages[1].reasons, std::vector<std::string>{"did not finish (see the node's verdict)"});
+    EXPECT_TRUE(gpu.stages[2].skipped);
+    EXPECT_EQ(gpu.stages[2].verdict, Grade::Warn);
+  }
+}
+
 }  // namespace
 }  // namespace gpubench

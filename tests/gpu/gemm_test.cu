@@ -19,7 +19,7 @@
 #include "benchmarks/gemm/gemm_peaks.hpp"
 #include "benchmarks/gemm/gemm_problem.hpp"
 #include "benchmarks/gemm/gemm_verify.hpp"
-#include "benchmarks/gemm/tuned_gemm.hpp"
+#include "benchmarks/gemm/timed_gemm.hpp"
 #include "tests/gpu/gpu_test_support.hpp"
 
 namespace gpubench {
@@ -107,7 +107,7 @@ TEST_P(GemmProduct, EveryHeuristicAlgorithmMatchesTheFp64Reference) {
 }
 
 TEST_P(GemmProduct, TheChosenAlgorithmsTimedOutputPassesAndUnwrittenOutputFails) {
-  const TunedGemm gemm(handle(), precision(), shape(), kSeed, stream());
+  const TimedGemm gemm(handle(), precision(), shape(), kSeed, stream(), AlgorithmChoice::LibraryFirst);
   // The tuning leaves D poisoned: until a timed batch runs, every sampled element is NaN.
   const GemmCheck unwritten = gemm.verify(stream());
   EXPECT_EQ(unwritten.wrong, unwritten.checked) << unwritten.summary();
@@ -119,18 +119,35 @@ TEST_P(GemmProduct, TheChosenAlgorithmsTimedOutputPassesAndUnwrittenOutputFails)
 }
 
 TEST_P(GemmProduct, ABurstWritesAVerifiedProduct) {
-  const TunedGemm gemm(handle(), precision(), shape(), kSeed, stream());
+  const TimedGemm gemm(handle(), precision(), shape(), kSeed, stream(), AlgorithmChoice::LibraryFirst);
   EventTimer timer;
   EXPECT_GT(gemm.time_burst(3, 10, timer, stream()), 0.0);
   const GemmCheck check = gemm.verify(stream());
   EXPECT_EQ(check.wrong, 0u) << check.summary();
 }
 
-TEST_P(GemmProduct, ATuningHandedOnIsTimedAsItIsAndVerifies) {
-  const TunedGemm tuned(handle(), precision(), shape(), kSeed, stream());
-  const TunedGemm reused(handle(), precision(), shape(), kSeed, stream(), tuned.tuning());
+TEST_P(GemmProduct, TheLibrarysFirstChoiceIsTheHeuristicsFirstThatLaunches) {
+  const TimedGemm gemm(handle(), precision(), shape(), kSeed, stream(), AlgorithmChoice::LibraryFirst);
+  const GemmOperands operands(precision(), shape(), kSeed, stream());
+  const LtGemm reference(handle(), operands);
+  int first_that_launches = -1;
+  for (const LtAlgorithm& candidate : reference.heuristic_candidates(kHeuristicCandidates)) {
+    if (reference.try_launch(candidate, stream()) == CUBLAS_STATUS_SUCCESS) {
+      first_that_launches = candidate.heuristic_rank;
+      break;
+    }
+  }
+  EXPECT_EQ(gemm.choice().algorithm.heuristic_rank, first_that_launches);
+  EXPECT_EQ(gemm.params().at("algo_choice"), "cublaslt_heuristic_first");
+  EXPECT_EQ(gemm.params().count("candidates_timed"), 0u) << "nothing was timed to choose it";
+}
+
+TEST_P(GemmProduct, AChoiceHandedOnIsTimedAsItIsAndVerifies) {
+  const TimedGemm tuned(handle(), precision(), shape(), kSeed, stream(), AlgorithmChoice::FastestTimed);
+  const TimedGemm reused(handle(), precision(), shape(), kSeed, stream(), AlgorithmChoice::FastestTimed,
+                         tuned.choice());
   EXPECT_EQ(reused.params(), tuned.params()) << "same algorithm, batch and candidate count";
-  EXPECT_GT(tuned.tuning().candidates_timed, 0u);
+  EXPECT_GT(tuned.choice().candidates_timed, 0u);
   EventTimer timer;
   EXPECT_GT(reused.time_batch(timer, stream()), 0.0);
   const GemmCheck check = reused.verify(stream());
@@ -198,7 +215,7 @@ class GemmThroughput : public GemmTest<GemmPrecision> {};
 
 TEST_P(GemmThroughput, IsPositiveAndBelowTheTheoreticalPeak) {
   const GemmShape shape{4096, 4096, 4096};
-  const TunedGemm gemm(handle(), precision(), shape, kSeed, stream());
+  const TimedGemm gemm(handle(), precision(), shape, kSeed, stream(), AlgorithmChoice::LibraryFirst);
   EventTimer timer;
   double seconds = 0;
   constexpr int kBatches = 10;

@@ -7,8 +7,7 @@
 #include "harness/cli/exit_codes.hpp"
 #include "harness/cli/filter_option.hpp"
 #include "harness/report/comparison.hpp"
-#include "harness/report/console_report.hpp"
-#include "harness/report/json_report.hpp"
+#include "harness/report/comparison_report.hpp"
 
 namespace gpubench {
 namespace {
@@ -29,9 +28,9 @@ int compare_command(const CompareArguments& args, const std::atomic<bool>& stop)
     throw UsageError(error.what());
   }
   if (args.json) {
-    std::cout << comparison_json(comparison).dump(2) << "\n";
+    std::cout << comparison_report_json(comparison).dump(2) << "\n";
   } else {
-    print_comparison(comparison, std::cout);
+    print_comparison_report(comparison, std::cout);
   }
   return kExitOk;
 }

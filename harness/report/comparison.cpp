@@ -6,6 +6,8 @@
 #include <optional>
 #include <set>
 
+#include "benchmarks/common/metric_id.hpp"
+#include "benchmarks/p2p/copy_patterns.hpp"
 #include "harness/results/id_pattern.hpp"
 #include "harness/verdict/mann_whitney.hpp"
 
@@ -13,8 +15,83 @@ namespace gpubench {
 namespace {
 
 Direction direction_of(double first, double later, Better better) {
-  if (later == first) return Direction::Same;
+  if (later == first || (first != 0 && std::fabs(later / first - 1) < kSameRatioWithin)) return Direction::Same;
   return (later > first) == (better == Better::Higher) ? Direction::Better : Direction::Worse;
+}
+
+bool repetitions_apart(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.empty() || b.empty()) return false;
+  const auto [a_low, a_high] = std::minmax_element(a.begin(), a.end());
+  const auto [b_low, b_high] = std::minmax_element(b.begin(), b.end());
+  return *a_high < *b_low || *b_high < *a_low;
+}
+
+std::size_t gpu_count(const ResultsDocument& results) {
+  if (!results.run.devices.empty()) return results.run.devices.size();
+  const auto gpus = results.environment.find("gpus");
+  return gpus != results.environment.end() && gpus->is_array() ? gpus->size() : 0;
+}
+
+std::string gpus_text(std::size_t count) {
+  return std::to_string(count) + (count == 1 ? " GPU" : " GPUs");
+}
+
+FamilySummary summary_named(const std::string& family) {
+  FamilySummary summary;
+  summary.family = family;
+  return summary;
+}
+
+bool clearly(const Difference& d) {
+  return d.p_value ? d.noise == Noise::Beyond : d.apart;
+}
+
+void count_into(FamilySummary& summary, const ComparisonRow& row, std::size_t later) {
+  const Difference& d = row.against_first[later - 1];
+  if (d.direction == Direction::NotComparable) {
+    ++summary.not_comparable;
+    return;
+  }
+  ++summary.metrics;
+  if (d.direction == Direction::Better) {
+    ++summary.better;
+    summary.clearly_better += clearly(d);
+  } else if (d.direction == Direction::Worse) {
+    ++summary.worse;
+    summary.clearly_worse += clearly(d);
+  } else {
+    ++summary.same;
+  }
+}
+
+// Per family, then all of them, for the later run `later` (1, 2, ...).
+RunSummary summary_of(const Comparison& comparison, std::size_t later) {
+  std::map<std::string, FamilySummary> families;
+  std::map<std::string, std::pair<double, int>> log_gains;  // sum of log(gain) and how many, per family and "all"
+  FamilySummary all = summary_named("all");
+  for (const ComparisonRow& row : comparison.rows) {
+    const std::string family = MetricId(row.metric).family();
+    FamilySummary& summary = families.emplace(family, summary_named(family)).first->second;
+    count_into(summary, row, later);
+    count_into(all, row, later);
+    const double ratio = row.ratios[later];
+    if (row.against_first[later - 1].direction == Direction::NotComparable || !std::isfinite(ratio) || ratio <= 0) {
+      continue;
+    }
+    const double log_gain = row.better == Better::Higher ? std::log(ratio) : -std::log(ratio);
+    for (const std::string& key : {family, std::string("all")}) {
+      log_gains[key].first += log_gain;
+      ++log_gains[key].second;
+    }
+  }
+  RunSummary summary{comparison.runs[later].key, {}};
+  for (auto& [family, counts] : families) summary.families.push_back(counts);
+  summary.families.push_back(all);
+  for (FamilySummary& counts : summary.families) {
+    const auto gains = log_gains.find(counts.family);
+    if (gains != log_gains.end()) counts.geomean_gain = std::exp(gains->second.first / gains->second.second);
+  }
+  return summary;
 }
 
 }  // namespace
@@ -24,6 +101,7 @@ const char* to_string(Direction direction) {
     case Direction::Better: return "better";
     case Direction::Worse: return "worse";
     case Direction::Same: return "same";
+    case Direction::NotComparable: return "not_comparable";
   }
   return "same";
 }
@@ -37,11 +115,33 @@ const char* to_string(Noise noise) {
   return "too_few_repetitions";
 }
 
+double chance_apart(std::size_t first_repetitions, std::size_t repetitions) {
+  // 2 / C(n + m, n): the two orderings, of the n + m repetitions ranked together, that keep the runs apart.
+  double orderings = 1;
+  for (std::size_t k = 1; k <= first_repetitions; ++k) {
+    orderings = orderings * static_cast<double>(repetitions + k) / static_cast<double>(k);
+  }
+  return std::min(1.0, 2 / orderings);
+}
+
+bool summed_over_the_nodes_gpus(const std::string& metric) {
+  const std::string id = "/" + metric + "/";
+  if (id.find("/all_gpus/") != std::string::npos) return true;
+  if (MetricId(metric).family() != "p2p") return false;
+  for (CopyDriver driver : {CopyDriver::CopyEngine, CopyDriver::Sm}) {
+    for (CopyPattern pattern : {CopyPattern::AllToOne, CopyPattern::OneToAll}) {
+      if (id.rfind("/p2p/" + pattern_variant(driver, pattern) + "/", 0) == 0) return true;
+    }
+  }
+  return false;
+}
+
 Difference difference_between(const Metric& first, const Metric& later) {
   Difference difference;
   difference.direction = direction_of(first.value, later.value, first.better);
   difference.first_repetitions = first.samples.size();
   difference.repetitions = later.samples.size();
+  difference.apart = repetitions_apart(first.samples, later.samples);
   if (std::min(difference.first_repetitions, difference.repetitions) < kFewestRepetitionsToTest) return difference;
   difference.p_value = mann_whitney_u_test(first.samples, later.samples).p_value;
   difference.noise = *difference.p_value < kNoiseAlpha ? Noise::Beyond : Noise::Within;
@@ -61,7 +161,7 @@ Comparison compare_runs(const std::vector<SourcedResults>& runs, const std::stri
   std::set<std::string> all_ids;
   for (const SourcedResults& run : runs) {
     const std::string key = "[" + std::to_string(comparison.runs.size() + 1) + "]";
-    comparison.runs.push_back({key, run_label(run.results, run.path)});
+    comparison.runs.push_back({key, run_label(run.results, run.path), gpu_count(run.results)});
     std::map<std::string, const Metric*> metrics;
     for (const Metric& m : run.results.metrics) {
       if (!pattern->matches(m.id)) continue;
@@ -86,11 +186,20 @@ Comparison compare_runs(const std::vector<SourcedResults>& runs, const std::stri
     row.metric = id;
     row.unit = first.unit;
     row.better = first.better;
+    const std::size_t first_gpus = comparison.runs[0].gpu_count;
     for (std::size_t r = 0; r < runs.size(); ++r) {
       const Metric& metric = *by_run[r].at(id);
       row.values.push_back(metric.value);
       row.ratios.push_back(first.value != 0 ? metric.value / first.value : NAN);
-      if (r > 0) row.against_first.push_back(difference_between(first, metric));
+      if (r == 0) continue;
+      row.against_first.push_back(difference_between(first, metric));
+      const std::size_t gpus = comparison.runs[r].gpu_count;
+      if (gpus != first_gpus && summed_over_the_nodes_gpus(id)) {
+        Difference& difference = row.against_first.back();
+        difference.direction = Direction::NotComparable;
+        difference.not_comparable = "a sum over all GPUs of the node: " + comparison.runs[0].key + " ran on " +
+                                    gpus_text(first_gpus) + ", " + comparison.runs[r].key + " on " + gpus_text(gpus);
+      }
     }
     comparison.rows.push_back(std::move(row));
   }
@@ -104,6 +213,9 @@ Comparison compare_runs(const std::vector<SourcedResults>& runs, const std::stri
     };
     std::stable_sort(comparison.rows.begin(), comparison.rows.end(),
                      [&](const ComparisonRow& a, const ComparisonRow& b) { return spread(a) > spread(b); });
+  }
+  for (std::size_t later = 1; later < comparison.runs.size(); ++later) {
+    comparison.summaries.push_back(summary_of(comparison, later));
   }
   return comparison;
 }

@@ -1,9 +1,11 @@
 #pragma once
 // `gpubench compare`: several runs side by side, one column per run, ratios against the first. Works across
 // GPU models: only metrics every run has are compared; the others are listed. Each later run's value is judged
-// against the first's: better or worse by the metric's own direction, and whether the difference stands out of
-// the repetitions' noise by a two-sided Mann-Whitney U test, as Google Benchmark's tools/compare.py judges it.
-// Its formats are console_report's and json_report's.
+// against the first's: better or worse by the metric's own direction (same where the ratio rounds to 1.000), and
+// whether the difference stands out of the repetitions' noise by a two-sided Mann-Whitney U test, as Google
+// Benchmark's tools/compare.py judges it; with too few repetitions for the test, whether the repetitions are apart.
+// A figure summed over all GPUs of a node is not judged between runs on different numbers of GPUs. Each later run
+// is summarised per family. Its formats are comparison_report's.
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -19,15 +21,19 @@ inline constexpr double kNoiseAlpha = 0.05;
 // No test with fewer repetitions than this on either side (compare.py tests from 2 and warns below 9): with 3
 // against 3, even runs that do not overlap at all give p = 0.1 (2 of the 20 orderings are as extreme).
 inline constexpr std::size_t kFewestRepetitionsToTest = 4;
+// A ratio this close to 1 prints as 1.000, the table's three decimals: the runs are the same, neither better nor
+// worse.
+inline constexpr double kSameRatioWithin = 0.0005;
 
 // A run and its column in the table.
 struct ComparedRun {
   std::string key;  // "[1]", "[2]", ...
   RunLabel label;
+  std::size_t gpu_count = 0;  // the GPUs the run measured (run.devices)
 };
 
-enum class Direction { Better, Worse, Same };
-const char* to_string(Direction direction);
+enum class Direction { Better, Worse, Same, NotComparable };
+const char* to_string(Direction direction);  // "better", "worse", "same", "not_comparable"
 
 enum class Noise { Beyond, Within, TooFewRepetitions };
 const char* to_string(Noise noise);  // "beyond", "within", "too_few_repetitions"
@@ -39,6 +45,33 @@ struct Difference {
   std::optional<double> p_value;  // absent with too few repetitions
   std::size_t first_repetitions = 0;
   std::size_t repetitions = 0;
+  // Every repetition of one run lies beyond every repetition of the other: what can be said with too few for the
+  // test (equal runs are apart by chance 2 times in C(n+m, n): 1 in 10 with 3 and 3).
+  bool apart = false;
+  std::string not_comparable;  // why, when direction is NotComparable
+};
+
+// With too few repetitions to test, the chance that two runs of the same thing come out apart.
+double chance_apart(std::size_t first_repetitions, std::size_t repetitions);
+
+// One family's metrics, for one later run against the first.
+struct FamilySummary {
+  std::string family;  // "all" for every family together
+  int metrics = 0;
+  int better = 0;
+  int same = 0;
+  int worse = 0;
+  int not_comparable = 0;
+  int clearly_better = 0;  // better, and beyond the noise (or, too few repetitions to test, apart)
+  int clearly_worse = 0;
+  // The geometric mean of the ratios, each taken so that above 1 is better (first / later where lower is better);
+  // absent when no ratio could be taken.
+  std::optional<double> geomean_gain;
+};
+
+struct RunSummary {
+  std::string run;  // the later run's key
+  std::vector<FamilySummary> families;  // by name, then "all"
 };
 
 struct ComparisonRow {
@@ -54,7 +87,12 @@ struct Comparison {
   std::vector<ComparedRun> runs;
   std::vector<ComparisonRow> rows;
   std::vector<std::string> not_shared;  // "metric (only in: [1], [3])"
+  std::vector<RunSummary> summaries;    // one per later run
 };
+
+// Whether a metric is a sum over every GPU of its node (all_gpus, a GPU's concurrent copies with every peer), which
+// a node with another number of GPUs sums over another number of GPUs.
+bool summed_over_the_nodes_gpus(const std::string& metric);
 
 // Whether `later` differs from `first` beyond their repetitions' noise, and which way is better.
 Difference difference_between(const Metric& first, const Metric& later);

@@ -26,6 +26,8 @@ GOLDEN = os.path.join(DATA, "show", "golden")
 
 TWO = "show/two_h200.json"
 LATER = "show/two_h200_later.json"
+NIGHT1 = "nightly_h200x1/night1.json"  # quick suite, one H200, 3 repetitions
+NIGHT2 = "nightly_h200x1/night2.json"
 CASES = {
     "show_two_h200.txt": ["show", TWO],
     "show_two_h200.csv": ["show", TWO, "--format", "csv"],
@@ -38,6 +40,7 @@ CASES = {
     "compare_two_nights.txt": ["compare", TWO, LATER],
     "compare_two_nights.json": ["compare", TWO, LATER, "--json"],
     "compare_three_runs.txt": ["compare", "check/healthy_1.json", "check/mixed.json", "check/healthy_2.json"],
+    "compare_quick_nights.txt": ["compare", NIGHT1, NIGHT2],
 }
 
 
@@ -178,7 +181,81 @@ class Formats(unittest.TestCase):
         report = json.loads(run("compare", "check/healthy_1.json", "check/mixed.json", "--json").stdout)
         write = next(r for r in report["rows"] if r["metric"] == "memory/write/1GiB/gpu0/bandwidth")["against_first"][0]
         self.assertEqual(write, {"run": "[2]", "direction": "worse", "noise": "too_few_repetitions", "p_value": None,
-                                 "repetitions": [3, 3]})
+                                 "repetitions": [3, 3], "apart": True})
+
+
+class CompareQuickRuns(unittest.TestCase):
+    """Two quick runs (3 repetitions a side): what can be said is said once, and each family is summarised."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.text = run("compare", NIGHT1, NIGHT2).stdout
+        cls.report = json.loads(run("compare", NIGHT1, NIGHT2, "--json").stdout)
+
+    def test_the_repetitions_are_explained_once_not_on_every_row(self):
+        self.assertNotIn("too few repetitions (", self.text)
+        self.assertEqual(self.text.count("3 and 3 repetitions"), 1, self.text)
+        self.assertIn("10.0 % of the time", self.text, "3 and 3 are apart by chance 2 times in C(6, 3) = 20")
+        rows = [r["against_first"][0] for r in self.report["rows"]]
+        with open(os.path.join(DATA, NIGHT1)) as f:
+            first = {m["id"]: m["samples"] for m in json.load(f)["metrics"]}
+        with open(os.path.join(DATA, NIGHT2)) as f:
+            later = {m["id"]: m["samples"] for m in json.load(f)["metrics"]}
+        for row, judged in zip(self.report["rows"], rows):
+            a, b = first[row["metric"]], later[row["metric"]]
+            self.assertEqual(judged["apart"], max(a) < min(b) or max(b) < min(a), row["metric"])
+
+    def test_a_ratio_that_rounds_to_one_is_the_same(self):
+        for row in self.report["rows"]:
+            ratio, direction = row["ratios"][1], row["against_first"][0]["direction"]
+            self.assertEqual(direction == "same", abs(ratio - 1) < 0.0005, f"{row['metric']}: {ratio} {direction}")
+        slowdown = next(r for r in self.report["rows"] if r["metric"] == "sync/device_slowdown/256MiB/gpu0/slowdown")
+        self.assertNotEqual(slowdown["values"][0], slowdown["values"][1], "not equal, yet 1.000")
+        self.assertEqual(slowdown["against_first"][0]["direction"], "same")
+
+    def test_it_ends_with_a_summary_per_family_counted_by_each_metrics_direction(self):
+        last = self.text.rstrip("\n").split("\n\n")[-1].splitlines()
+        self.assertEqual(last[0], "Per family, [2] against [1]:")
+        self.assertTrue(last[-1].startswith("all "), last[-1])
+        (summary,) = self.report["summaries"]
+        self.assertEqual(summary["run"], "[2]")
+        families = {f["family"]: f for f in summary["families"]}
+        rows = self.report["rows"]
+        self.assertEqual(sorted(families), sorted({r["metric"].split("/")[0] for r in rows} | {"all"}))
+        for name, family in families.items():
+            mine = [r for r in rows if name == "all" or r["metric"].split("/")[0] == name]
+            directions = [r["against_first"][0]["direction"] for r in mine]
+            self.assertEqual((family["metrics"], family["better"], family["same"], family["worse"]),
+                             (len(mine), directions.count("better"), directions.count("same"),
+                              directions.count("worse")), name)
+            gains = [r["ratios"][1] if r["better"] == "higher" else 1 / r["ratios"][1] for r in mine]
+            self.assertAlmostEqual(family["geomean_gain"], math.exp(sum(map(math.log, gains)) / len(gains)),
+                                   delta=1e-12, msg=name)
+            apart_worse = sum(1 for r in mine if r["against_first"][0]["direction"] == "worse"
+                              and r["against_first"][0]["apart"])
+            self.assertEqual(family["clearly_worse"], apart_worse, name)
+        alloc = families["alloc"]
+        self.assertLess(alloc["geomean_gain"], 0.6, "night 2's allocations took about twice as long")
+        printed = next(line.split() for line in last if line.startswith("alloc "))
+        self.assertEqual(printed, ["alloc"] + [str(alloc[k]) for k in ("metrics", "better", "same", "worse",
+                                                                      "clearly_better", "clearly_worse")]
+                         + [f"{alloc['geomean_gain']:.3f}"])
+
+    def test_a_sum_over_a_nodes_gpus_is_not_compared_between_nodes_of_other_gpu_counts(self):
+        report = json.loads(run("compare", NIGHT1, TWO, "--json").stdout)
+        summed = "pcie/bidirectional/pinned/1GiB/all_gpus/bandwidth"
+        row = next(r for r in report["rows"] if r["metric"] == summed)["against_first"][0]
+        self.assertEqual(row["direction"], "not_comparable")
+        self.assertEqual(row["not_comparable"], "a sum over all GPUs of the node: [1] ran on 1 GPU, [2] on 2 GPUs")
+        families = {f["family"]: f for f in report["summaries"][0]["families"]}
+        self.assertEqual(families["pcie"]["not_comparable"], 1)
+        pcie_rows = sum(1 for r in report["rows"] if r["metric"].startswith("pcie/"))
+        self.assertEqual(families["pcie"]["metrics"], pcie_rows - 1, "the sum is not counted as compared")
+        text = run("compare", NIGHT1, TWO).stdout
+        self.assertRegex(text, summed + r" .* not comparable \(1 and 2 GPUs\)\n")
+        same_count = json.loads(run("compare", TWO, LATER, "--json").stdout)
+        row = next(r for r in same_count["rows"] if r["metric"] == summed)["against_first"][0]
+        self.assertEqual(row["direction"], "same", "two nodes of two GPUs each: compared")
 
 
 class ShowRefuses(TemporaryFolder, unittest.TestCase):

@@ -77,5 +77,76 @@ TEST(Comparison, NoiseIsJudgedByTheUTestOfTheRepetitions) {
   EXPECT_EQ(few.repetitions, 5u);
 }
 
+// A ratio that prints as 1.000 is neither better nor worse; one that prints as 0.999 or 1.001 is.
+TEST(Comparison, ARatioThatRoundsToOneIsTheSame) {
+  const Metric first = measured(Better::Lower, {10000, 10000, 10000});
+  EXPECT_EQ(difference_between(first, measured(Better::Lower, {10004, 10004, 10004})).direction, Direction::Same);
+  EXPECT_EQ(difference_between(first, measured(Better::Lower, {9996, 9996, 9996})).direction, Direction::Same);
+  EXPECT_EQ(difference_between(first, measured(Better::Lower, {10006, 10006, 10006})).direction, Direction::Worse);
+  EXPECT_EQ(difference_between(first, measured(Better::Lower, {9994, 9994, 9994})).direction, Direction::Better);
+  const Metric zero = measured(Better::Higher, {0, 0, 0});
+  EXPECT_EQ(difference_between(zero, zero).direction, Direction::Same);
+  EXPECT_EQ(difference_between(zero, measured(Better::Higher, {1, 1, 1})).direction, Direction::Better);
+}
+
+// With too few repetitions for the test, what can be said: whether the runs' repetitions are apart, and how often
+// two runs of the same thing are apart by chance, 2 / C(n + m, n).
+TEST(Comparison, TooFewRepetitionsToTestStillSayWhetherTheRunsAreApart) {
+  const Metric first = measured(Better::Higher, {100, 101, 102});
+  EXPECT_TRUE(difference_between(first, measured(Better::Higher, {103, 104, 105})).apart);
+  EXPECT_TRUE(difference_between(first, measured(Better::Higher, {97, 98, 99.5})).apart);
+  EXPECT_FALSE(difference_between(first, measured(Better::Higher, {102, 104, 105})).apart) << "a tie overlaps";
+  EXPECT_FALSE(difference_between(first, measured(Better::Higher, {99, 104, 105})).apart);
+  EXPECT_DOUBLE_EQ(chance_apart(3, 3), 0.1);
+  EXPECT_DOUBLE_EQ(chance_apart(2, 3), 0.2);
+  EXPECT_NEAR(chance_apart(4, 4), 2.0 / 70, 1e-15) << "the exact U test's smallest two-sided p";
+  EXPECT_DOUBLE_EQ(chance_apart(1, 1), 1.0);
+}
+
+TEST(Comparison, SumsOverANodesGpusAreKnownByTheirIds) {
+  EXPECT_TRUE(summed_over_the_nodes_gpus("pcie/h2d/pinned/1GiB/all_gpus/bandwidth"));
+  EXPECT_TRUE(summed_over_the_nodes_gpus("p2p/ce_all_to_one/512MiB/gpu0/bandwidth"));
+  EXPECT_TRUE(summed_over_the_nodes_gpus("p2p/sm_one_to_all/512MiB/gpu3/bandwidth"));
+  EXPECT_FALSE(summed_over_the_nodes_gpus("pcie/h2d/pinned/1GiB/gpu0/bandwidth"));
+  EXPECT_FALSE(summed_over_the_nodes_gpus("p2p/ce_unidir/1GiB/gpu0-gpu1/bandwidth"));
+  EXPECT_FALSE(summed_over_the_nodes_gpus("nccl/allreduce/ring/simple/1GiB/out_of_place/busbw")) << "busbw is per rank";
+  EXPECT_FALSE(summed_over_the_nodes_gpus("memory/ce_all_to_one/gpu0/bandwidth")) << "only p2p's patterns";
+}
+
+// Per family and for all: directions counted, and the geometric mean of the ratios taken so that above 1 is better.
+TEST(Comparison, EachLaterRunIsSummarisedPerFamily) {
+  const auto document = [](std::vector<std::pair<std::string, Metric>> metrics) {
+    SourcedResults run;
+    run.results.run.devices = {0};
+    for (auto& [id, metric] : metrics) {
+      metric.id = id;
+      run.results.metrics.push_back(metric);
+    }
+    return run;
+  };
+  const std::vector<SourcedResults> runs = {
+      document({{"memory/read/gpu0/bandwidth", measured(Better::Higher, {100, 100, 100})},
+                {"memory/write/gpu0/bandwidth", measured(Better::Higher, {100, 100, 100})},
+                {"launch/plain/gpu0/latency", measured(Better::Lower, {10, 10, 10})}}),
+      document({{"memory/read/gpu0/bandwidth", measured(Better::Higher, {200, 200, 200})},
+                {"memory/write/gpu0/bandwidth", measured(Better::Higher, {100, 100, 100})},
+                {"launch/plain/gpu0/latency", measured(Better::Lower, {20, 20, 20})}})};
+  const Comparison c = compare_runs(runs, "", "metric");
+  ASSERT_EQ(c.summaries.size(), 1u);
+  const std::vector<FamilySummary>& families = c.summaries[0].families;
+  ASSERT_EQ(families.size(), 3u);
+  EXPECT_EQ(families[0].family, "launch");
+  EXPECT_EQ(families[0].worse, 1);
+  EXPECT_EQ(families[0].clearly_worse, 1) << "apart";
+  EXPECT_NEAR(*families[0].geomean_gain, 0.5, 1e-12) << "twice the latency is half as good";
+  EXPECT_EQ(families[1].family, "memory");
+  EXPECT_EQ(families[1].better, 1);
+  EXPECT_EQ(families[1].same, 1);
+  EXPECT_NEAR(*families[1].geomean_gain, std::sqrt(2.0), 1e-12);
+  EXPECT_EQ(families[2].family, "all");
+  EXPECT_EQ(families[2].metrics, 3);
+  EXPECT_NEAR(*families[2].geomean_gain, 1.0, 1e-12) << "(2 x 1 x 0.5)^(1/3)";
+}
+
 }  // namespace
 }  // namespace gpubench

@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "harness/report/figure_text.hpp"
-#include "harness/report/show_cell_text.hpp"
 
 namespace gpubench {
 namespace {
@@ -32,20 +31,13 @@ void csv_line(const std::vector<std::string>& fields, std::ostream& out) {
 }  // namespace
 
 void write_show_csv(const ShowReport& report, std::ostream& out) {
-  csv_line({csv_field(describe(report.run))}, out);
-  for (const ShowTable& table : report.tables) {
-    out << "\n";
-    csv_line({csv_field(table.title)}, out);
-    std::vector<std::string> header;
-    for (const ShowColumn& column : table.columns) {
-      header.push_back(csv_field((column.group.empty() ? "" : column.group + " ") + column_header(column)));
-    }
-    csv_line(header, out);
-    for (const std::vector<ShowCell>& row : table.rows) {
-      std::vector<std::string> fields;
-      for (const ShowCell& cell : row) fields.push_back(csv_cell(cell));
-      csv_line(fields, out);
-    }
+  std::vector<std::string> header;
+  for (const ShowColumn& column : report.metrics.columns) header.push_back(csv_field(column.name));
+  csv_line(header, out);
+  for (const std::vector<ShowCell>& row : report.metrics.rows) {
+    std::vector<std::string> fields;
+    for (const ShowCell& cell : row) fields.push_back(csv_cell(cell));
+    csv_line(fields, out);
   }
 }
 

@@ -4,29 +4,20 @@
 #include <map>
 #include <optional>
 
-#include "benchmarks/common/metric_id.hpp"
 #include "harness/report/figure_text.hpp"
-#include "harness/report/id_segments.hpp"
+#include "harness/report/gemm_figure.hpp"
 
 namespace gpubench {
 namespace {
 
-struct GemmFigure {
-  std::string precision;
-  std::string shape;  // "8192x8192x8192", "burst 8192x8192x8192", "max achievable"
-  std::string gpu;
-};
-
-std::optional<GemmFigure> gemm_figure(const Metric& metric) {
-  const std::vector<std::string> s = id_segments(metric.id);
-  if (s.size() < 5 || s[0] != "gemm" || s.back() != "tflops" || !parse_gpu_segment(s[s.size() - 2])) {
-    return std::nullopt;
+// The bar a figure is drawn as: its shape, a burst's "burst MxNxK", or "max achievable MxNxK" (the shape it reached
+// its maximum at, where the params say).
+std::string bar_name(const GemmFigure& figure) {
+  if (figure.timing == GemmTiming::Burst) return "burst " + figure.shape;
+  if (figure.timing == GemmTiming::MaxAchievable) {
+    return "max achievable" + (figure.shape.empty() ? "" : " " + figure.shape);
   }
-  const std::string& gpu = s[s.size() - 2];
-  if (s.size() == 6 && s[1] == "burst") return GemmFigure{s[2], "burst " + s[3], gpu};
-  if (s.size() == 5 && s[1] == "max_achievable") return GemmFigure{s[2], "max achievable", gpu};
-  if (s.size() == 5) return GemmFigure{s[1], s[2], gpu};
-  return std::nullopt;
+  return figure.shape;
 }
 
 struct Collected {
@@ -82,9 +73,10 @@ std::vector<ReportChart> gemm_charts(const ResultsDocument& results) {
     if (!figure) continue;
     add_once(precisions, figure->precision);
     Collected& c = collected[figure->precision];
-    add_once(c.shapes, figure->shape);
+    const std::string bar = bar_name(*figure);
+    add_once(c.shapes, bar);
     add_once(c.gpus, figure->gpu);
-    c.tflops[figure->gpu][figure->shape] = metric.value;
+    c.tflops[figure->gpu][bar] = metric.value;
     if (metric.peak && *metric.peak > 0) {
       if (std::find(c.peaks.begin(), c.peaks.end(), *metric.peak) == c.peaks.end()) c.peaks.push_back(*metric.peak);
       c.fractions.push_back(metric.value / *metric.peak);

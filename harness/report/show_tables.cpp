@@ -7,6 +7,8 @@
 
 #include "benchmarks/nccl/bus_bandwidth.hpp"
 #include "benchmarks/common/metric_id.hpp"
+#include "harness/report/figure_text.hpp"
+#include "harness/report/gemm_figure.hpp"
 #include "harness/report/id_segments.hpp"
 #include "harness/report/size_segment.hpp"
 #include "harness/results/id_pattern.hpp"
@@ -43,6 +45,18 @@ ShowCell figure_at(const std::map<Key, double>& figures, const Key& key) {
   const auto found = figures.find(key);
   if (found == figures.end()) return {};
   return found->second;
+}
+
+// The fraction of its peak a figure reaches, where it has one.
+std::optional<double> fraction_of_peak(const Metric& metric) {
+  if (metric.efficiency) return metric.efficiency;
+  if (metric.peak && *metric.peak > 0) return metric.value / *metric.peak;
+  return std::nullopt;
+}
+
+ShowCell percent_cell(const std::optional<double>& fraction) {
+  if (!fraction) return {};
+  return 100 * *fraction;
 }
 
 void append(std::vector<PlacedTable>& tables, std::vector<PlacedTable> more) {
@@ -186,20 +200,31 @@ std::vector<PlacedTable> peer_matrices(std::vector<Pending>& pending) {
     std::size_t first;
     std::string unit;
     std::map<std::pair<int, int>, double> cells;
+    std::set<double> peaks;
+    std::optional<double> best_fraction;
   };
   std::map<std::string, Collected> matrices;
   for (const Pending& p : taken) {
     const MetricId id(p.metric->id);
     const std::pair<int, int> pair = *id.gpu_pair();
     gpus.insert({pair.first, pair.second});
-    Collected& m = matrices.try_emplace(id.with_any_pair(), Collected{p.position, p.metric->unit, {}}).first->second;
+    Collected& m = matrices.try_emplace(id.with_any_pair(), Collected{p.position, p.metric->unit, {}, {}, {}})
+                       .first->second;
     m.cells[pair] = p.metric->value;
+    if (p.metric->peak) m.peaks.insert(*p.metric->peak);
+    if (const std::optional<double> fraction = fraction_of_peak(*p.metric)) {
+      m.best_fraction = std::max(m.best_fraction.value_or(0), *fraction);
+    }
   }
   std::vector<PlacedTable> placed;
   for (const auto& [pattern, m] : matrices) {
     ShowTable table;
     table.kind = ShowTableKind::PeerMatrix;
     table.title = pattern + ": " + pair_reading(id_segments(pattern)) + ", " + m.unit;
+    if (m.peaks.size() == 1 && m.best_fraction) {
+      table.title += "; peak " + readable_figure(*m.peaks.begin()) + ", the best pair " +
+                     percent_text(*m.best_fraction) + " of it";
+    }
     table.unit = m.unit;
     table.columns.push_back({"gpu", "", ""});
     for (int column : gpus) table.columns.push_back({"gpu" + std::to_string(column), "", ""});
@@ -241,6 +266,8 @@ std::vector<PlacedTable> size_sweeps(std::vector<Pending>& pending) {
     std::string family, figure, unit;
     std::vector<std::string> series;  // in the order first seen
     std::map<std::string, std::map<std::uint64_t, double>> values;  // series -> bytes -> value
+    std::map<std::string, std::set<double>> peaks;                  // series -> its points' peaks
+    std::map<std::string, double> best_fractions;                  // series -> its best point's fraction of peak
     std::map<std::uint64_t, std::string> sizes;  // bytes -> as the ids spell it
     std::vector<std::size_t> positions;  // of its metrics, to hand back when the table is not kept
   };
@@ -249,10 +276,15 @@ std::vector<PlacedTable> size_sweeps(std::vector<Pending>& pending) {
     const std::optional<SweepPoint> point = sweep_point(*p.metric);
     if (!point) continue;
     const std::string table = point->family + "/" + point->figure + "/" + p.metric->unit;
-    const Collected empty{p.position, point->family, point->figure, p.metric->unit, {}, {}, {}, {}};
+    const Collected empty{p.position, point->family, point->figure, p.metric->unit, {}, {}, {}, {}, {}, {}};
     Collected& c = sweeps.try_emplace(table, empty).first->second;
     if (c.values.count(point->series) == 0) c.series.push_back(point->series);
     c.values[point->series][point->bytes] = p.metric->value;
+    if (p.metric->peak) c.peaks[point->series].insert(*p.metric->peak);
+    if (const std::optional<double> fraction = fraction_of_peak(*p.metric)) {
+      double& best = c.best_fractions[point->series];
+      best = std::max(best, *fraction);
+    }
     c.sizes.emplace(point->bytes, point->size);
     c.positions.push_back(p.position);
   }
@@ -267,10 +299,19 @@ std::vector<PlacedTable> size_sweeps(std::vector<Pending>& pending) {
     table.unit = c.unit;
     table.columns.push_back({"series", "", ""});
     for (const auto& [bytes, name] : c.sizes) table.columns.push_back({name, "", ""});
+    // Where a series has a peak: the peak, and the fraction of it the series' best size reaches.
+    const bool peaks = !c.best_fractions.empty();
+    if (peaks) table.columns.insert(table.columns.end(), {{"peak", "", ""}, {"best of peak", "%", ""}});
     for (const std::string& series : c.series) {
       std::vector<ShowCell> row = {series};
       const std::map<std::uint64_t, double>& values = c.values.at(series);
       for (const auto& [bytes, name] : c.sizes) row.push_back(figure_at(values, bytes));
+      if (peaks) {
+        const auto peak = c.peaks.find(series);
+        row.push_back(peak != c.peaks.end() && peak->second.size() == 1 ? ShowCell{*peak->second.begin()} : ShowCell{});
+        const auto best = c.best_fractions.find(series);
+        row.push_back(best == c.best_fractions.end() ? ShowCell{} : ShowCell{100 * best->second});
+      }
       table.rows.push_back(std::move(row));
     }
     placed.push_back({c.first, std::move(table)});
@@ -281,12 +322,88 @@ std::vector<PlacedTable> size_sweeps(std::vector<Pending>& pending) {
 
 // ---- Everything else.
 
+// Each with the fraction of its peak where it has one, and what it is where the id alone does not say (a GEMM
+// figure's timing and shape).
 ShowTable metric_list(const std::vector<Pending>& pending) {
   ShowTable table;
   table.kind = ShowTableKind::List;
   table.title = "other metrics";
   table.columns = {{"id", "", ""}, {"value", "", ""}, {"unit", "", ""}};
-  for (const Pending& p : pending) table.rows.push_back({p.metric->id, p.metric->value, p.metric->unit});
+  const auto any = [&pending](auto has) { return std::any_of(pending.begin(), pending.end(), has); };
+  const bool peaks = any([](const Pending& p) { return fraction_of_peak(*p.metric).has_value(); });
+  const bool notes = any([](const Pending& p) { return !gemm_figure_note(*p.metric).empty(); });
+  if (peaks) table.columns.push_back({"of peak", "%", ""});
+  if (notes) table.columns.push_back({"measured as", "", ""});
+  for (const Pending& p : pending) {
+    std::vector<ShowCell> row = {p.metric->id, p.metric->value, p.metric->unit};
+    if (peaks) row.push_back(percent_cell(fraction_of_peak(*p.metric)));
+    if (notes) {
+      const std::string note = gemm_figure_note(*p.metric);
+      row.push_back(note.empty() ? ShowCell{} : ShowCell{note});
+    }
+    table.rows.push_back(std::move(row));
+  }
+  return table;
+}
+
+// "0" for gpu0, "0-1" for a pair, "all" for all_gpus; nothing for a figure of no GPU in particular (NCCL's).
+ShowCell gpu_cell(const std::string& id) {
+  const MetricId metric(id);
+  if (const auto pair = metric.gpu_pair()) return std::to_string(pair->first) + "-" + std::to_string(pair->second);
+  if (const auto gpu = metric.gpu()) return std::to_string(*gpu);
+  if (("/" + id + "/").find("/all_gpus/") != std::string::npos) return std::string("all");
+  return {};
+}
+
+ShowCell optional_cell(const std::optional<double>& value) {
+  if (!value) return {};
+  return *value;
+}
+
+ShowTable metric_rows(const ResultsDocument& results, const RunLabel& run, const IdPattern& pattern) {
+  ShowTable table;
+  table.kind = ShowTableKind::Metrics;
+  table.title = "metrics";
+  for (const std::string& name : kShowMetricColumns) table.columns.push_back({name, "", ""});
+  for (const Metric& m : results.metrics) {
+    if (!pattern.matches(m.id)) continue;
+    const std::string note = gemm_figure_note(m);
+    table.rows.push_back({run.run_id, run.host, run.started_at, m.id, MetricId(m.id).family(), gpu_cell(m.id), m.value,
+                          m.unit, std::string(to_string(m.better)),
+                          static_cast<std::uint64_t>(m.samples.size()), m.statistics.min, m.statistics.max,
+                          m.statistics.cv, optional_cell(m.peak), optional_cell(fraction_of_peak(m)),
+                          optional_cell(m.sm_clock_mhz), std::string(m.throttled ? "true" : "false"),
+                          note.empty() ? ShowCell{} : ShowCell{note}});
+  }
+  return table;
+}
+
+// What several benchmarks skipped for one reason: the reason once, how many, and their families.
+ShowTable skip_summary(const std::vector<Skip>& skipped, const IdPattern& pattern) {
+  struct Reason {
+    std::uint64_t count = 0;
+    std::vector<std::string> families;  // in the order first seen
+  };
+  std::vector<std::string> order;
+  std::map<std::string, Reason> reasons;
+  for (const Skip& skip : skipped) {
+    if (!pattern.matches(skip.benchmark)) continue;
+    if (reasons.count(skip.reason) == 0) order.push_back(skip.reason);
+    Reason& reason = reasons[skip.reason];
+    ++reason.count;
+    const std::string family = MetricId(skip.benchmark).family();
+    if (std::find(reason.families.begin(), reason.families.end(), family) == reason.families.end()) {
+      reason.families.push_back(family);
+    }
+  }
+  ShowTable table{ShowTableKind::Skipped, "skipped: cannot run here", "",
+                  {{"reason", "", ""}, {"benchmarks", "", ""}, {"families", "", ""}}, {}};
+  for (const std::string& text : order) {
+    const Reason& reason = reasons.at(text);
+    std::string families;
+    for (const std::string& family : reason.families) families += (families.empty() ? "" : ", ") + family;
+    table.rows.push_back({text, reason.count, families});
+  }
   return table;
 }
 
@@ -319,6 +436,7 @@ const char* to_string(ShowTableKind kind) {
     case ShowTableKind::Findings: return "findings";
     case ShowTableKind::Failures: return "failures";
     case ShowTableKind::Skipped: return "skipped";
+    case ShowTableKind::Metrics: return "metrics";
   }
   return "list";
 }
@@ -351,14 +469,11 @@ ShowReport show_tables(const ResultsDocument& results, const std::string& path, 
   for (const Failure& f : results.failures) {
     if (pattern->matches(f.benchmark)) failures.rows.push_back({f.benchmark, to_string(f.kind), f.reason, f.advice});
   }
-  ShowTable skipped{ShowTableKind::Skipped, "skipped: cannot run here", "",
-                    {{"benchmark", "", ""}, {"reason", "", ""}}, {}};
-  for (const Skip& skip : results.skipped) {
-    if (pattern->matches(skip.benchmark)) skipped.rows.push_back({skip.benchmark, skip.reason});
-  }
+  ShowTable skipped = skip_summary(results.skipped, *pattern);
   for (ShowTable* table : {&failures, &skipped}) {
     if (!table->rows.empty()) report.tables.push_back(std::move(*table));
   }
+  report.metrics = metric_rows(results, report.run, *pattern);
   return report;
 }
 

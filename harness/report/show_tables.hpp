@@ -8,10 +8,16 @@
 //   per measurement, cell (row A, column B) from the id's gpuA-gpuB;
 // - size sweep: ids that differ only in a size segment (4KiB, 1MiB, 1GiB), a row per series and a column per size,
 //   one table per family, figure and unit that has two sizes or more;
-// - list: every other metric, its id, value and unit;
+// - list: every other metric, its id, value and unit, the fraction of its peak where it has one, and what a GEMM
+//   figure is (sustained or a burst, at which shape);
 // - findings: the GPUs whose aggregate copy bandwidth with every peer at once falls below their siblings'
 //   (verdict/sibling_aggregates.hpp), from the metrics shown;
-// - failures and skipped: the benchmarks that measured nothing, with the reason (and, for a failure, what to try).
+// - failures: the benchmarks that failed, each with the reason and what to try; skipped: what could not run here, a
+//   row per reason with how many benchmarks and which families.
+// A size sweep or a peer matrix whose figures have a peak says it, with the fraction of it reached.
+//
+// Besides, every metric shown as one table of fixed columns, a row each (csv_report writes it), for a spreadsheet
+// or a script that loads many runs.
 //
 // Tables come in the order of their first metric in the document; the list, findings, failures and skipped come
 // last.
@@ -34,8 +40,8 @@ struct ShowColumn {
   std::string group;  // "out_of_place" or "in_place" for a collective's figures; empty elsewhere
 };
 
-enum class ShowTableKind { Collective, PeerMatrix, SizeSweep, List, Findings, Failures, Skipped };
-// "collective", "peer_matrix", "size_sweep", "list", "findings", "failures", "skipped"
+enum class ShowTableKind { Collective, PeerMatrix, SizeSweep, List, Findings, Failures, Skipped, Metrics };
+// "collective", "peer_matrix", "size_sweep", "list", "findings", "failures", "skipped", "metrics"
 const char* to_string(ShowTableKind kind);
 
 struct ShowTable {
@@ -49,7 +55,13 @@ struct ShowTable {
 struct ShowReport {
   RunLabel run;
   std::vector<ShowTable> tables;  // none empty
+  ShowTable metrics;  // kind Metrics: every metric shown, in the document's order; columns kShowMetricColumns
 };
+
+// The columns of ShowReport::metrics, always these and in this order (docs/reports.md describes each).
+inline const std::vector<std::string> kShowMetricColumns = {
+    "run_id", "host", "started_at", "id", "family", "gpu", "value", "unit", "better", "repetitions", "min", "max",
+    "cv", "peak", "fraction_of_peak", "sm_clock_mhz", "throttled", "measured_as"};
 
 // `filter`: a regex searched in metric ids, and in the benchmark names of failures and skips (empty: all). Throws
 // std::invalid_argument for a bad one.

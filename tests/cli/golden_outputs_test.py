@@ -37,6 +37,7 @@ CASES = {
     "show_memory_only.txt": ["show", "results_h200x1_memory_only.json"],
     "show_mixed.txt": ["show", "check/mixed.json"],
     "show_mixed.md": ["show", "check/mixed.json", "--format", "markdown"],
+    "show_one_h200_night.txt": ["show", NIGHT1],
     "compare_two_nights.txt": ["compare", TWO, LATER],
     "compare_two_nights.json": ["compare", TWO, LATER, "--json"],
     "compare_three_runs.txt": ["compare", "check/healthy_1.json", "check/mixed.json", "check/healthy_2.json"],
@@ -140,15 +141,40 @@ class Formats(unittest.TestCase):
         self.assertEqual(ce["rows"][1], ["gpu1", recorded["p2p/ce_unidir/1GiB/gpu1-gpu0/bandwidth"], None])
         self.assertEqual(ce["unit"], "GB/s")
 
-    def test_csv_holds_the_same_tables(self):
-        text = run("show", TWO, "--format", "csv").stdout
-        sections = text.split("\n\n")
-        self.assertEqual(len(sections), 1 + len(self.json["tables"]), "the run, then one section per table")
-        for section, table in zip(sections[1:], self.json["tables"]):
-            rows = list(csv.reader(io.StringIO(section)))
-            self.assertEqual(rows[0], [table["title"]])
-            self.assertEqual(len(rows), 2 + len(table["rows"]))
-            self.assertTrue(all(len(r) == len(table["columns"]) for r in rows[1:]), table["title"])
+    def test_csv_is_one_table_a_row_per_metric(self):
+        columns = ["run_id", "host", "started_at", "id", "family", "gpu", "value", "unit", "better", "repetitions",
+                   "min", "max", "cv", "peak", "fraction_of_peak", "sm_clock_mhz", "throttled", "measured_as"]
+        for path in (TWO, NIGHT1):
+            with open(os.path.join(DATA, path)) as f:
+                document = json.load(f)
+            reader = csv.DictReader(io.StringIO(run("show", path, "--format", "csv").stdout))
+            self.assertEqual(reader.fieldnames, columns, "fixed columns, docs/reports.md")
+            rows = list(reader)
+            self.assertEqual([r["id"] for r in rows], [m["id"] for m in document["metrics"]], path)
+            for row, metric in zip(rows, document["metrics"]):
+                self.assertEqual(row["run_id"], document["run"]["id"])
+                self.assertEqual(row["family"], metric["family"])
+                self.assertEqual(row["unit"], metric["unit"])
+                self.assertEqual(int(row["repetitions"]), len(metric["samples"]))
+                self.assertTrue(math.isclose(float(row["value"]), metric["value"], rel_tol=1e-5), metric["id"])
+                if metric.get("peak") is None:
+                    self.assertEqual((row["peak"], row["fraction_of_peak"]), ("", ""), metric["id"])
+                else:
+                    self.assertTrue(math.isclose(float(row["fraction_of_peak"]), metric["value"] / metric["peak"],
+                                                 rel_tol=1e-5), metric["id"])
+        gemm = next(r for r in csv.DictReader(io.StringIO(run("show", NIGHT1, "--format", "csv").stdout))
+                    if r["id"] == "gemm/burst/bf16/8192x8192x8192/gpu0/tflops")
+        self.assertEqual(gemm["measured_as"], "burst from idle, 8192x8192x8192")
+
+    def test_one_gpu_skips_are_a_line_per_reason(self):
+        text = run("show", NIGHT1).stdout
+        with open(os.path.join(DATA, NIGHT1)) as f:
+            skipped = json.load(f)["skipped"]
+        reasons = {s["reason"] for s in skipped}
+        self.assertEqual(reasons, {"needs two GPUs; 1 selected"})
+        self.assertEqual(text.count("needs two GPUs; 1 selected"), 1, text)
+        self.assertRegex(text, r"\nneeds two GPUs; 1 selected +%d +p2p, nccl\n" % len(skipped))
+        self.assertLess(len(text.splitlines()), 100, "202 lines when each skip had its own")
 
     def test_markdown_tables_are_well_formed(self):
         lines = run("show", TWO, "--format", "markdown").stdout.splitlines()

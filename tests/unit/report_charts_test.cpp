@@ -122,6 +122,17 @@ TEST(GemmCharts, ABarPerGpuAtEachShapeAgainstThePeak) {
   EXPECT_TRUE(charts[1].notes.empty());
 }
 
+// The maximum achievable's bar names the shape it was reached at, where the params say.
+TEST(GemmCharts, TheMaximumAchievableBarNamesItsShape) {
+  ResultsDocument doc;
+  doc.metrics.push_back(figure("gemm/bf16/8192x8192x8192/gpu0/tflops", 690, "TFLOP/s"));
+  doc.metrics.push_back(figure("gemm/max_achievable/bf16/gpu0/tflops", 836.4, "TFLOP/s"));
+  doc.metrics.back().params = {{"best_shape", "8192x8192x16384"}, {"best_shape_sustained_tflops", "690.1"}};
+  const std::vector<ReportChart> charts = gemm_charts(doc);
+  ASSERT_EQ(charts.size(), 1u);
+  EXPECT_EQ(charts[0].categories, (std::vector<std::string>{"8192x8192x8192", "max achievable 8192x8192x16384"}));
+}
+
 GpuStressRecord stressed_gpu(int index, int seconds) {
   GpuStressRecord gpu;
   gpu.index = index;

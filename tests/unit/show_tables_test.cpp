@@ -224,5 +224,119 @@ TEST(ShowTables, SizeSweepsAsRowsAndSingleSizesInTheList) {
   EXPECT_THROW(show_tables(doc, "r.json", "("), std::invalid_argument);
 }
 
+// On one GPU most of the suite's pair and NCCL benchmarks skip for one reason: a row per reason, with how many and
+// their families, not a row each.
+TEST(ShowTables, SkipsAreARowPerReasonWithTheCount) {
+  ResultsDocument doc;
+  doc.metrics = {figure("memory/triad/1GiB/gpu0/bandwidth", 4300)};
+  for (const char* benchmark :
+       {"p2p/ce_unidir/1GiB/gpu0-gpu1", "p2p/latency/gpu0-gpu1", "nccl/allreduce/ring/simple/8B/out_of_place"}) {
+    doc.skipped.push_back({benchmark, "", "needs two GPUs; 1 selected"});
+  }
+  doc.skipped.push_back({"gemm/fp8_e4m3/8192x8192x8192/gpu0", "", "FP8 needs compute capability 8.9"});
+  const ShowReport report = show_tables(doc, "r.json", "");
+  const ShowTable& skipped = report.tables.back();
+  EXPECT_EQ(skipped.kind, ShowTableKind::Skipped);
+  ASSERT_EQ(skipped.rows.size(), 2u);
+  EXPECT_EQ(skipped.rows[0], (std::vector<ShowCell>{std::string("needs two GPUs; 1 selected"), std::uint64_t{3},
+                                                    std::string("p2p, nccl")}));
+  EXPECT_EQ(skipped.rows[1], (std::vector<ShowCell>{std::string("FP8 needs compute capability 8.9"), std::uint64_t{1},
+                                                    std::string("gemm")}));
+  const ShowReport only_p2p = show_tables(doc, "r.json", "^p2p/");
+  const ShowTable& filtered = only_p2p.tables.back();
+  ASSERT_EQ(filtered.rows.size(), 1u);
+  EXPECT_EQ(std::get<std::uint64_t>(filtered.rows[0][1]), 2u) << "the filter picks the benchmarks counted";
+}
+
+// Where a figure has a peak, the fraction of it; a GEMM figure says whether it is sustained or a burst, and at which
+// shape (the maximum achievable: the shape it was reached at, and the sustained figure there).
+TEST(ShowTables, TheListGivesTheFractionOfPeakAndWhatEachGemmFigureIs) {
+  ResultsDocument doc;
+  Metric triad = figure("memory/triad/1GiB/gpu0/bandwidth", 4334.3);
+  triad.peak = 4814.3;
+  Metric max = figure("gemm/max_achievable/bf16/gpu0/tflops", 836.4,
+                      {{"best_shape", "8192x8192x16384"}, {"best_shape_sustained_tflops", "690.1"},
+                       {"shapes_searched", "27"}});
+  max.peak = 1070.53;
+  max.efficiency = 836.4 / 1070.53;
+  doc.metrics = {triad, figure("gemm/bf16/8192x8192x8192/gpu0/tflops", 687.5),
+                 figure("gemm/burst/bf16/8192x8192x8192/gpu0/tflops", 826.8), max,
+                 figure("launch/graph_replay/100/gpu0/time_per_kernel", 1.0)};
+  const ShowReport report = show_tables(doc, "r.json", "");
+  const ShowTable& list = report.tables.at(0);
+  ASSERT_EQ(list.columns.size(), 5u);
+  EXPECT_EQ(list.columns[3].name, "of peak");
+  EXPECT_EQ(list.columns[3].unit, "%");
+  EXPECT_EQ(list.columns[4].name, "measured as");
+  EXPECT_NEAR(number(list.rows[0][3]), 100 * 4334.3 / 4814.3, 1e-9);
+  EXPECT_EQ(list.rows[0][4], ShowCell{}) << "nothing to add to a triad's id";
+  EXPECT_EQ(std::get<std::string>(list.rows[1][4]), "sustained, 8192x8192x8192");
+  EXPECT_EQ(std::get<std::string>(list.rows[2][4]), "burst from idle, 8192x8192x8192");
+  EXPECT_NEAR(number(list.rows[3][3]), 100 * 836.4 / 1070.53, 1e-9);
+  EXPECT_EQ(std::get<std::string>(list.rows[3][4]),
+            "burst from idle, fastest of 27 shapes: 8192x8192x16384 (sustained there: 690.1 TFLOP/s)");
+  EXPECT_EQ(list.rows[4][3], ShowCell{}) << "a latency has no peak";
+  EXPECT_EQ(show_tables(doc, "r.json", "launch").tables.at(0).columns.size(), 3u)
+      << "no peak and no GEMM among them: no empty columns";
+}
+
+TEST(ShowTables, ASweepWithAPeakSaysItAndTheBestFractionReached) {
+  ResultsDocument doc;
+  for (const auto& [size, value] : std::vector<std::pair<std::string, double>>{{"4KiB", 1.6}, {"1GiB", 55.5}}) {
+    Metric m = figure("pcie/h2d/pinned/" + size + "/gpu0/bandwidth", value);
+    m.peak = 63.0;
+    doc.metrics.push_back(m);
+  }
+  doc.metrics.push_back(figure("alloc/cuda_malloc/2MiB/gpu0/time_per_call", 29.6));
+  doc.metrics.push_back(figure("alloc/cuda_malloc/256MiB/gpu0/time_per_call", 37.9));
+  const ShowReport report = show_tables(doc, "r.json", "");
+  const ShowTable& pcie = table_titled(report, "pcie bandwidth by size");
+  ASSERT_EQ(pcie.columns.size(), 5u);
+  EXPECT_EQ(pcie.columns[3].name, "peak");
+  EXPECT_EQ(pcie.columns[4].name, "best of peak");
+  EXPECT_DOUBLE_EQ(number(pcie.rows[0][3]), 63.0);
+  EXPECT_NEAR(number(pcie.rows[0][4]), 100 * 55.5 / 63.0, 1e-9);
+  EXPECT_EQ(table_titled(report, "alloc time_per_call by size").columns.size(), 3u) << "no peak, no such columns";
+}
+
+// One table of fixed columns, a row per metric shown, for CSV: each row says its run and what its figure is.
+TEST(ShowTables, EveryMetricShownIsARowOfFixedColumns) {
+  ResultsDocument doc;
+  doc.run.id = "run-1";
+  doc.run.host = "node7";
+  doc.run.started_at = "2026-12-02T06:29:38Z";
+  Metric triad = figure("memory/triad/1GiB/gpu0/bandwidth", 4300);
+  triad.peak = 4800;
+  triad.samples = {4290, 4300, 4310};
+  triad.statistics = summarize(triad.samples);
+  doc.metrics = {triad, figure("p2p/ce_unidir/1GiB/gpu0-gpu1/bandwidth", 390),
+                 figure("pcie/h2d/pinned/1GiB/all_gpus/bandwidth", 110),
+                 figure("nccl/allreduce/ring/simple/1GiB/out_of_place/busbw", 330)};
+  doc.skipped = {{"p2p/latency/gpu0-gpu1", "p2p", "not here"}};
+  const ShowReport report = show_tables(doc, "r.json", "");
+  const ShowTable& rows = report.metrics;
+  EXPECT_EQ(rows.kind, ShowTableKind::Metrics);
+  ASSERT_EQ(rows.columns.size(), kShowMetricColumns.size());
+  for (std::size_t c = 0; c < rows.columns.size(); ++c) EXPECT_EQ(rows.columns[c].name, kShowMetricColumns[c]);
+  ASSERT_EQ(rows.rows.size(), 4u) << "metrics only: the skip is not a row";
+  const auto cell = [&rows](std::size_t row, const std::string& column) {
+    const auto at = std::find(kShowMetricColumns.begin(), kShowMetricColumns.end(), column);
+    return rows.rows[row].at(static_cast<std::size_t>(at - kShowMetricColumns.begin()));
+  };
+  EXPECT_EQ(std::get<std::string>(cell(0, "run_id")), "run-1");
+  EXPECT_EQ(std::get<std::string>(cell(0, "host")), "node7");
+  EXPECT_EQ(std::get<std::string>(cell(0, "family")), "memory");
+  EXPECT_EQ(std::get<std::string>(cell(0, "gpu")), "0");
+  EXPECT_EQ(std::get<std::uint64_t>(cell(0, "repetitions")), 3u);
+  EXPECT_DOUBLE_EQ(number(cell(0, "min")), 4290);
+  EXPECT_DOUBLE_EQ(number(cell(0, "fraction_of_peak")), 4300.0 / 4800);
+  EXPECT_EQ(std::get<std::string>(cell(0, "better")), "higher");
+  EXPECT_EQ(std::get<std::string>(cell(1, "gpu")), "0-1");
+  EXPECT_EQ(cell(1, "peak"), ShowCell{});
+  EXPECT_EQ(std::get<std::string>(cell(2, "gpu")), "all");
+  EXPECT_EQ(cell(3, "gpu"), ShowCell{}) << "NCCL's figure belongs to no GPU";
+  EXPECT_EQ(show_tables(doc, "r.json", "^memory/").metrics.rows.size(), 1u) << "the filter applies";
+}
+
 }  // namespace
 }  // namespace gpubench

@@ -1,5 +1,7 @@
 #include "benchmarks/catalogue.hpp"
 
+#include "benchmarks/common/metric_id.hpp"
+
 #include <cctype>
 #include <regex>
 
@@ -29,7 +31,7 @@ const std::vector<FamilyVariant> kOneVariant = {FamilyVariant{}};
 }  // namespace
 
 // Columns: name, description, in the quick suite, quick and full repetitions, timeout per variant, variants,
-// tolerance, tolerance of small figures, acceptance figures, node-bound figures. Acceptance takes the quick suite's
+// tolerance, tolerance of small figures, acceptance figures, node-bound figures, whether a GPU's figures are its own. Acceptance takes the quick suite's
 // figures that decide whether a node is fit in about a minute, not the four to five minutes the whole quick suite
 // takes on two H200s: every memory figure, the large GEMMs, 1 GiB host copies, graph launch, the NVLink pair
 // figures, every peer copying into each GPU at once (copy engines), and a 1 GiB all-reduce and all-to-all (MoE
@@ -39,13 +41,13 @@ const std::vector<FamilySpec>& family_catalogue() {
   static const std::vector<FamilySpec> families = {
       // HBM bandwidth: within 1 % run to run on a healthy GPU.
       {"memory", "device memory bandwidth: STREAM read/write/copy/scale/add/triad and cudaMemcpy D2D, 1 GiB arrays",
-       true, 3, 5, std::chrono::seconds(300), kOneVariant, 0.03, std::nullopt, {""}, {}},
+       true, 3, 5, std::chrono::seconds(300), kOneVariant, 0.03, std::nullopt, {""}, {}, true},
       // Clocks move with power and temperature. The full suite's maximum-achievable search adds about a minute a
       // precision a GPU.
       {"gemm", "cuBLAS/cuBLASLt GEMM: FP32, TF32, FP16, BF16, FP8 (cc >= 8.9); square sweep, transformer shapes, "
        "sustained and in bursts from idle, the maximum achievable over a grid of shapes (full suite)",
        true, 3, 5, std::chrono::seconds(1800), kOneVariant, 0.05, std::nullopt,
-       {"(bf16|fp8_e4m3|tf32|fp32)/8192x", "tensor_core_speedup/"}, {}},
+       {"(bf16|fp8_e4m3|tf32|fp32)/8192x", "tensor_core_speedup/"}, {}, true},
       // The full suite takes about 6 min a GPU.
       {"pcie", "host<->device copies over PCIe: pinned and pageable, each way and both at once, 4 KiB to 1 GiB; each "
                "GPU's rate while every GPU copies (nvbandwidth's host_to_all, all_to_host; full suite)",
@@ -73,11 +75,11 @@ const std::vector<FamilySpec>& family_catalogue() {
       // Full suite: 18 benchmarks a GPU, about 90 s a GPU; the timeout covers eight.
       {"cache", "L2 read bandwidth over working sets of 4 KiB to 512 MiB (the L2 size from the device); "
                 "shared-memory bandwidth, whole GPU and per SM",
-       true, 3, 5, std::chrono::seconds(1200), kOneVariant, 0.05, 0.15, {}, {}},
+       true, 3, 5, std::chrono::seconds(1200), kOneVariant, 0.05, 0.15, {}, {}, true},
       // Full suite: 25 benchmarks a GPU, about 150 s a GPU (the worst shapes take milliseconds a launch); the
       // timeout covers eight.
       {"blocksize", "STREAM triad over block sizes 32 to 1024 and blocks per SM; best launch over worst",
-       true, 3, 5, std::chrono::seconds(2400), kOneVariant, 0.05, 0.15, {}, {}},
+       true, 3, 5, std::chrono::seconds(2400), kOneVariant, 0.05, 0.15, {}, {}, true},
       // Quick suite estimated at 1-2 s a GPU (not yet timed on one); efficiency is a difference of times, so looser.
       {"overlap", "compute-copy overlap: a kernel sized to last as long as its H2D and D2H copies, on separate streams "
                   "against one stream, pinned and pageable",
@@ -116,6 +118,12 @@ bool node_bound(const std::string& metric_id) {
     if (std::regex_search(rest, std::regex("^(" + pattern + ")"))) return true;
   }
   return false;
+}
+
+bool gpu_own_figure(const std::string& metric_id) {
+  const FamilySpec* family = family_of(metric_id);
+  const MetricId id(metric_id);
+  return family != nullptr && family->gpu_own && id.gpu().has_value() && !id.gpu_pair().has_value();
 }
 
 bool small_figure(const std::string& metric_id, const std::string& unit) {

@@ -37,6 +37,10 @@ struct FamilySpec {
   // They differ between healthy nodes of one kind (on two lent H200 nodes, launch and sync latencies by up to 35 %,
   // graph instantiation by 75 %), so they gate only against a baseline made on the node checked.
   std::vector<std::string> node_bound;
+  // Whether its figures of one GPU depend on the GPU model, driver and libraries alone, not on the node around the
+  // GPU (memory, GEMM, caches, block size): such a figure can be judged against a baseline of the same GPU model made
+  // on a node of any GPU count, where the node kind's own baseline cannot judge it.
+  bool gpu_own = false;
 };
 
 // Every family, in the order the suites run them.
@@ -51,6 +55,10 @@ std::string acceptance_filter(const std::vector<FamilySpec>& families);
 
 // Whether the metric is one of its family's node_bound figures.
 bool node_bound(const std::string& metric_id);
+
+// Whether the metric is a figure of one GPU of a gpu_own family (memory/triad/1GiB/gpu0/bandwidth, not a figure of
+// all GPUs together or of a pair).
+bool gpu_own_figure(const std::string& metric_id);
 
 // A figure dominated by latency and OS noise: anything in microseconds or milliseconds, and small transfers.
 bool small_figure(const std::string& metric_id, const std::string& unit);

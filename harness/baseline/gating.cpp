@@ -35,13 +35,12 @@ double noise_per_unit_spread(int runs) {
 double baseline_noise(const BaselineMetric& metric) { return noise_per_unit_spread(metric.runs) * metric.spread; }
 
 std::string why_not_gating(const BaselineMetric& metric) {
-  if (metric.runs <= 1) return "";
   if (metric.expected <= 0) return "the baseline expects 0, so no relative change can be judged";
   const double band = baseline_noise(metric) / metric.expected;
   if (band <= kWidestBandOverTolerance * metric.tolerance) return "";
   return "run-to-run spread " + percent(metric.spread / metric.expected) + " over " + std::to_string(metric.runs) +
-         " runs: noise alone moves it up to " + percent(band) + ", over 1.5 x its " + percent(metric.tolerance) +
-         " tolerance";
+         (metric.runs == 1 ? " run" : " runs") + ": noise alone moves it up to " + percent(band) + ", over 1.5 x its " +
+         percent(metric.tolerance) + " tolerance";
 }
 
 }  // namespace gpubench

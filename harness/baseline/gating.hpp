@@ -17,9 +17,9 @@ double baseline_noise(const BaselineMetric& metric);
 // baseline_noise() of a spread of 1 from `runs` runs: t x sqrt(1 + 1/runs).
 double noise_per_unit_spread(int runs);
 
-// Empty when the metric gates: its noise band, relative to expected, is at most 1.5 x its tolerance, or it
-// comes from one run (an explicit A/B). Otherwise why not, with the numbers, e.g. "run-to-run spread 6.1 %
-// over 10 runs: noise alone moves it up to 26 %, over 1.5 x its 15 % tolerance".
+// Empty when the metric gates: its noise band, relative to expected, is at most 1.5 x its tolerance. Otherwise why
+// not, with the numbers, e.g. "run-to-run spread 6.1 % over 10 runs: noise alone moves it up to 26 %, over 1.5 x its
+// 15 % tolerance". One run (`check --against RUN`) is judged the same way, its spread taken as known.
 std::string why_not_gating(const BaselineMetric& metric);
 
 }  // namespace gpubench

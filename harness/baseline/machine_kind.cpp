@@ -67,6 +67,8 @@ void consider_baseline(const MachineKind& kind, const std::string& file, bool in
   if (baseline.kind == kind && choice.path.empty()) {
     choice.path = file;
     choice.baseline = std::move(baseline);
+  } else if (in_directory && baseline.kind.gpu_model == kind.gpu_model && !(baseline.kind == kind)) {
+    choice.same_model.push_back({file, std::move(baseline)});
   }
 }
 

@@ -2,11 +2,13 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
 #include "benchmarks/common/nvml_library.hpp"
 #include "harness/baseline/machine_kind.hpp"
+#include "harness/baseline/run_as_baseline.hpp"
 #include "harness/cli/baseline_location.hpp"
 #include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
@@ -14,6 +16,7 @@
 #include "harness/cli/non_empty_text.hpp"
 #include "harness/cli/output_paths.hpp"
 #include "harness/environment/fingerprint.hpp"
+#include "harness/report/check_console.hpp"
 #include "harness/report/console_report.hpp"
 #include "harness/report/json_report.hpp"
 #include "harness/report/junit_report.hpp"
@@ -105,16 +108,27 @@ int check_command(const CheckArguments& args, const std::atomic<bool>& stop) {
   if (args.results.size() != 1) throw UsageError("check takes one results file (or several with --fleet)");
   const std::string& path = args.results[0];
   ResultsDocument results = read_results_file(path);
+  // The node kind's baseline: what the run is judged against, or with --against, the rules the other run is used by.
+  const MachineKind kind = machine_kind_of(results, path);
+  const std::string where = args.baseline.empty() ? default_baseline_location() : args.baseline;
+  // --against needs no baseline: without one of this kind the run's own repetitions give the noise.
+  const bool optional = !args.against.empty() && args.baseline.empty() && !std::filesystem::exists(where);
+  BaselineChoice choice = optional ? BaselineChoice{} : choose_baseline(kind, where);
+  for (const std::string& why : choice.skipped) std::cerr << "gpubench: check: skipping " << why << "\n";
+  if (!args.against.empty() && choice.path.empty()) {
+    std::cerr << "gpubench: check: no baseline of " << describe(kind) << " in " << where << " to say which figures "
+              << "gate and how much they move between runs: against " << args.against << ", the host's figures are "
+              << "not judged and the others by the runs' own repetitions\n";
+  }
   Baseline baseline;
   std::string baseline_path;
+  std::vector<SourcedBaseline> same_model;
   if (!args.against.empty()) {
-    baseline = build_baseline(load_results_files({args.against}, stop), "the run " + args.against, "", "");
+    const std::vector<SourcedResults> reference = load_results_files({args.against}, stop);
+    baseline = run_as_baseline(reference.front(), choice.path.empty() ? nullptr : &choice.baseline, choice.path,
+                               choice.same_model);
     baseline_path = args.against;
   } else {
-    const MachineKind kind = machine_kind_of(results, path);
-    const std::string where = args.baseline.empty() ? default_baseline_location() : args.baseline;
-    const BaselineChoice choice = choose_baseline(kind, where);
-    for (const std::string& why : choice.skipped) std::cerr << "gpubench: check: skipping " << why << "\n";
     if (choice.path.empty()) {
       std::string considered;
       for (const std::string& c : choice.considered) considered += "\n  " + c;
@@ -122,15 +136,17 @@ int check_command(const CheckArguments& args, const std::atomic<bool>& stop) {
                        "make one with `gpubench baseline create RUN1.json RUN2.json RUN3.json -o " + where + "/" +
                            baseline_file_name(kind) + "`, or check against another run with --against");
     }
-    baseline = choice.baseline;
+    baseline = std::move(choice.baseline);
     baseline_path = choice.path;
+    same_model = std::move(choice.same_model);
   }
   refuse_outputs_over_inputs({{"--json-file", args.json_file}, {"--junit", args.junit}, {"--markdown", args.markdown},
                               {"--prometheus", args.prometheus}},
                              {path, baseline_path});
-  CheckReport report = check_against_baseline(results, path, baseline, baseline_path);
+  CheckReport report = check_against_baseline(results, path, baseline, baseline_path, same_model);
+  if (!args.against.empty()) report.rules_path = choice.path;
   if (args.confirm > 0) confirm_suspects(report, results, path, args, stop);
-  apply_confirmations(report, results, baseline);
+  apply_confirmations(report, results);
   if (!args.json_file.empty()) write_json_atomically(check_json(report), args.json_file);
   if (!args.junit.empty()) write_text_atomically(args.junit, [&](std::ostream& out) { write_junit(verdict_list(report, results.run), out); });
   if (!args.markdown.empty()) write_text_atomically(args.markdown, [&](std::ostream& out) { write_check_markdown(report, out); });
@@ -149,9 +165,14 @@ void add_check_command(CLI::App& app, CommandState& state) {
   auto args = std::make_shared<CheckArguments>();
   CLI::App* check = app.add_subcommand("check", "judge a run against its baseline; exit 1 on a regression or failure");
   check->add_option("results", args->results, "results file (several with --fleet)")->required()->check(CLI::ExistingFile);
-  check->add_option("--baseline", args->baseline, "baseline file, or directory to choose from by GPU model, count and topology")
+  check->add_option("--baseline", args->baseline,
+                    "baseline file, or directory to choose from by GPU model, count and topology (a directory also "
+                    "lends a GPU's own figures the same GPU model's baselines where the node kind's cannot judge them)")
       ->check(kNonEmptyText);
-  check->add_option("--against", args->against, "another results file to use as the baseline")->check(CLI::ExistingFile);
+  check->add_option("--against", args->against,
+                    "another results file to judge against, by the rules (which figures gate, their run-to-run noise) "
+                    "of the node kind's baseline, found as without --against")
+      ->check(CLI::ExistingFile);
   check->add_flag("--fleet", args->fleet, "compare runs from many nodes of one kind: flag slow nodes and slow GPUs");
   check->add_flag("--json", args->json, "print JSON instead of the table");
   check->add_option("--json-file", args->json_file, "also write the JSON to this file");

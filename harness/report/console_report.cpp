@@ -13,28 +13,10 @@
 namespace gpubench {
 namespace {
 
-const char* colour_of(VerdictKind kind) {
-  switch (kind) {
-    case VerdictKind::Failed:
-    case VerdictKind::Regression: return "\033[31m";
-    case VerdictKind::Noisy:
-    case VerdictKind::Missing: return "\033[33m";
-    case VerdictKind::Improvement:
-    case VerdictKind::Pass: return "\033[32m";
-    case VerdictKind::Informational:
-    case VerdictKind::New: return "";
-  }
-  return "";
-}
-
 // A reason on one line (a failure's reason may hold lines of a log): lines are coloured one verdict each.
 std::string one_line(std::string text) {
   std::replace(text.begin(), text.end(), '\n', ' ');
   return text;
-}
-
-std::string figure(const std::optional<double>& value) {
-  return value ? readable_figure(*value) : "";
 }
 
 // A later run against the first: "worse, beyond noise (p=0.029)", "better, within noise (p=0.412)",
@@ -65,48 +47,6 @@ std::string severity_label(Severity severity) {
 }
 
 }  // namespace
-
-void print_check_console(const CheckReport& report, std::ostream& out, bool colour) {
-  out << "results  " << report.results_path << " (" << report.host << ")\nbaseline " << report.baseline_path << " ("
-      << describe(report.kind) << ", made "
-      << (report.baseline_made_here ? "on this node)"
-                                    : "on other nodes: the host's launch, sync and allocation costs and pageable copies "
-                                      "are shown, not judged)")
-      << "\n\n";
-  TextTable table;
-  table.add_column("verdict");
-  table.add_column("metric");
-  table.add_column("value", TextTable::Align::Right);
-  table.add_column("expected", TextTable::Align::Right);
-  table.add_column("unit");
-  table.add_column("change", TextTable::Align::Right);
-  table.add_column("tolerance", TextTable::Align::Right);
-  table.add_column("why");
-  for (const MetricVerdict& v : report.verdicts) {
-    const bool judged = v.value && v.expected;
-    table.add_row({to_string(v.kind), v.id, figure(v.value), figure(v.expected), v.unit,
-                   judged ? (v.change >= 0 ? "+" : "") + format_number(100 * v.change, 1) + "%" : "",
-                   v.tolerance > 0 ? format_number(100 * v.tolerance, 0) + "%" : "", one_line(v.reason)});
-  }
-  std::ostringstream text;
-  table.print(text);
-  // Colour whole lines after layout, so escape codes do not upset the column widths.
-  std::istringstream lines(text.str());
-  std::size_t row = 0;
-  for (std::string line; std::getline(lines, line); ++row) {
-    if (colour && row >= 2 && row - 2 < report.verdicts.size()) {
-      const char* c = colour_of(report.verdicts[row - 2].kind);
-      out << c << line << (*c ? "\033[0m" : "") << "\n";
-    } else {
-      out << line << "\n";
-    }
-  }
-  out << "\n" << (report.passed() ? "PASS" : "FAIL") << ": " << report.count(VerdictKind::Regression) << " regressions, "
-      << report.count(VerdictKind::Failed) << " failed, " << report.count(VerdictKind::Noisy) << " noisy, "
-      << report.count(VerdictKind::Missing) << " missing, " << report.count(VerdictKind::Informational)
-      << " informational (not gating), " << report.count(VerdictKind::Improvement) << " improved, "
-      << report.count(VerdictKind::Pass) << " passed, " << report.count(VerdictKind::New) << " not in the baseline\n";
-}
 
 void print_fleet(const FleetReport& report, std::ostream& out) {
   out << report.nodes << " runs, " << report.metrics_compared << " metrics with 3 or more nodes\n";

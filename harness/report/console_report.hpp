@@ -1,6 +1,6 @@
 #pragma once
-// The console, for a person at a terminal: tables and lists, worst first. Serves `check` (and `check --fleet`),
-// `acceptance`, `doctor`, `compare` and `show`.
+// The console, for a person at a terminal: tables and lists, worst first. Serves `check --fleet`, `acceptance`,
+// `doctor`, `compare` and `show` (`check` itself: check_console.hpp).
 #include <ostream>
 #include <vector>
 
@@ -10,13 +10,9 @@
 #include "harness/report/comparison.hpp"
 #include "harness/report/show_tables.hpp"
 #include "harness/verdict/fleet.hpp"
-#include "harness/verdict/metric_verdict.hpp"
 
 namespace gpubench {
 
-// Worst first; colour (red regressions and failures, yellow noisy/missing, green passes) when `colour`. The
-// summary line counts every verdict, informational (not gating) among them.
-void print_check_console(const CheckReport& report, std::ostream& out, bool colour);
 void print_fleet(const FleetReport& report, std::ostream& out);
 // Each stage of the node and of each GPU with its reasons, each GPU's verdict, then the node's.
 void print_acceptance(const AcceptanceReport& report, std::ostream& out);

@@ -37,6 +37,7 @@ nlohmann::json check_json(const CheckReport& report) {
       m["noise"] = v.noise;
     }
     if (v.tolerance > 0) m["tolerance"] = v.tolerance;
+    if (!v.judged_by.empty()) m["baseline"] = v.judged_by;
     metrics.push_back(m);
   }
   nlohmann::json counts = nlohmann::json::object();
@@ -44,7 +45,9 @@ nlohmann::json check_json(const CheckReport& report) {
                         VerdictKind::Informational, VerdictKind::Improvement, VerdictKind::Pass, VerdictKind::New}) {
     counts[to_string(k)] = report.count(k);
   }
-  return {{"schema", "gpubench.check/1"},
+  nlohmann::json unjudged = nlohmann::json::array();
+  for (const UnjudgedFigure& f : report.unjudged_deciding) unjudged.push_back({{"id", f.id}, {"reason", f.reason}});
+  nlohmann::json check{{"schema", "gpubench.check/1"},
           {"results", report.results_path},
           {"host", report.host},
           {"baseline", report.baseline_path},
@@ -52,7 +55,11 @@ nlohmann::json check_json(const CheckReport& report) {
           {"baseline_made_on_this_node", report.baseline_made_here},
           {"verdict", report.passed() ? "pass" : "fail"},
           {"counts", counts},
+          {"all_deciding_judged", report.unjudged_deciding.empty()},
+          {"unjudged_deciding", unjudged},
           {"metrics", metrics}};
+  if (!report.rules_path.empty()) check["rules"] = report.rules_path;
+  return check;
 }
 
 nlohmann::json fleet_json(const FleetReport& report) {

@@ -20,19 +20,30 @@ std::string markdown_text(const std::string& text) {
 }  // namespace
 
 void write_check_markdown(const CheckReport& report, std::ostream& out) {
-  out << "### gpubench check: " << (report.passed() ? "PASS" : "FAIL") << "\n\n";
+  out << "### gpubench check: " << (report.passed() ? "PASS" : "FAIL")
+      << (report.unjudged_deciding.empty() ? "" : " (NOT ALL JUDGED)") << "\n\n";
   out << "`" << markdown_cell(report.results_path) << "` (" << markdown_cell(report.host) << ") against `"
       << markdown_cell(report.baseline_path) << "` (" << markdown_cell(describe(report.kind)) << "): "
       << report.count(VerdictKind::Regression) << " regressions, " << report.count(VerdictKind::Failed) << " failed, "
       << report.count(VerdictKind::Noisy) << " noisy, " << report.count(VerdictKind::Missing) << " missing, "
-      << report.count(VerdictKind::Informational) << " informational (not gating), " << report.count(VerdictKind::Improvement) << " improved, " << report.count(VerdictKind::Pass) << " passed.\n\n";
-  out << "| verdict | metric | value | expected | unit | change | tolerance | why |\n";
-  out << "| --- | --- | ---: | ---: | --- | ---: | ---: | --- |\n";
+      << report.count(VerdictKind::Informational) << " informational (not gating), "
+      << report.count(VerdictKind::Improvement) << " improved, " << report.count(VerdictKind::Pass) << " passed.\n\n";
+  if (!report.unjudged_deciding.empty()) {
+    out << "**" << report.unjudged_deciding.size() << " figures that decide acceptance could not be judged** (no "
+        << "baseline gates them, so they pass whatever they measured):\n\n";
+    for (const UnjudgedFigure& f : report.unjudged_deciding) {
+      out << "- `" << markdown_cell(f.id) << "`: " << markdown_text(f.reason) << "\n";
+    }
+    out << "\n";
+  }
+  out << "| verdict | metric | value | expected | unit | change | tolerance | why | judged by |\n";
+  out << "| --- | --- | ---: | ---: | --- | ---: | ---: | --- | --- |\n";
   for (const MetricVerdict& v : report.verdicts) {
     out << "| " << to_string(v.kind) << " | `" << markdown_cell(v.id) << "` | " << (v.value ? six_digits(*v.value) : "") << " | "
         << (v.expected ? six_digits(*v.expected) : "") << " | " << markdown_cell(v.unit) << " | "
         << (v.value && v.expected ? six_digits(100 * v.change) + " %" : "") << " | "
-        << (v.tolerance > 0 ? six_digits(100 * v.tolerance) + " %" : "") << " | " << markdown_cell(v.reason) << " |\n";
+        << (v.tolerance > 0 ? six_digits(100 * v.tolerance) + " %" : "") << " | " << markdown_cell(v.reason) << " | "
+        << markdown_cell(v.judged_by) << " |\n";
   }
 }
 

@@ -164,6 +164,9 @@ void write_check_prometheus(const CheckReport& report, const ResultsDocument& re
   }
   write_family({"gpubench_check_passed", "1 when the run has no regression and no failure against its baseline.",
                 {{host, report.passed() ? "1" : "0"}}}, out);
+  write_family({"gpubench_check_unjudged_deciding_figures",
+                "How many figures that decide acceptance no baseline could judge (they pass whatever they measured).",
+                {{host, std::to_string(report.unjudged_deciding.size())}}}, out);
 
   const MetricLabeller labels_of(report.host, gpu_uuids(results.environment));
   FiguresByUnit measured("", "The run's figure, the median of its repetitions.");
@@ -177,6 +180,7 @@ void write_check_prometheus(const CheckReport& report, const ResultsDocument& re
     if (v.expected) expected.add(labels, *v.expected, v.unit);
     Labels judged = labels;
     judged.emplace_back("verdict", to_string(v.kind));
+    if (!v.judged_by.empty()) judged.emplace_back("baseline", v.judged_by);
     verdicts.samples.push_back({std::move(judged), "1"});
   }
   measured.write(out);

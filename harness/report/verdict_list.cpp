@@ -45,7 +45,22 @@ VerdictList verdict_list(const CheckReport& report, const RunInfo& run) {
   for (const MetricVerdict& v : report.verdicts) {
     const std::string family = MetricId(v.id).family();
     const std::string message = std::string(to_string(v.kind)) + ": " + v.reason;
-    list.verdicts.push_back({suite + "." + family, v.id, to_string(v.kind), tally_of(v.kind), message, message, {}, std::nullopt});
+    std::vector<std::pair<std::string, std::string>> properties;
+    if (!v.judged_by.empty()) properties.emplace_back("baseline", v.judged_by);
+    list.verdicts.push_back({suite + "." + family, v.id, to_string(v.kind), tally_of(v.kind), message, message,
+                             std::move(properties), std::nullopt});
+  }
+  if (!report.unjudged_deciding.empty()) {
+    std::string detail;
+    std::string ids;
+    for (const UnjudgedFigure& f : report.unjudged_deciding) {
+      detail += f.id + ": " + f.reason + "\n";
+      ids += (ids.empty() ? "" : ", ") + f.id;
+    }
+    const std::string message = std::to_string(report.unjudged_deciding.size()) +
+                                " figures that decide acceptance could not be judged (no baseline gates them): " + ids;
+    list.verdicts.insert(list.verdicts.begin(), {suite, "every figure that decides acceptance judged", "not judged",
+                                                 Tally::Skipped, message, detail, {}, std::nullopt});
   }
   return list;
 }

@@ -41,10 +41,11 @@ struct VerdictList {
   int count(Tally tally) const;
 };
 
-// One per metric, worst first: regressions and failures fail; noisy, missing and informational are skipped
-// (they neither pass nor fail the run); the rest pass. The message is "kind: reason". `run` is the run judged,
-// whose start and end the list keeps. How long each metric took is not known: a family measures all of its metrics
-// in one process.
+// One per metric, worst first, after one for the figures that decide acceptance and were not judged, if any (a
+// skipped case listing them, so that a CI dashboard shows it). Regressions and failures fail; noisy, missing and
+// informational are skipped (they neither pass nor fail the run); the rest pass. The message is "kind: reason", and a
+// "baseline" property names the baseline that judged. `run` is the run judged, whose start and end the list keeps.
+// How long each metric took is not known: a family measures all of its metrics in one process.
 VerdictList verdict_list(const CheckReport& report, const RunInfo& run);
 
 // What `acceptance` timed: when it began, how long it took, and how long each stage (doctor, performance, stress,

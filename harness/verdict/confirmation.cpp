@@ -48,19 +48,18 @@ Metric pooled_measurement(const Confirmation& confirmation) {
   return pooled;
 }
 
-void apply_confirmations(CheckReport& report, const ResultsDocument& results, const Baseline& baseline) {
+void apply_confirmations(CheckReport& report, const ResultsDocument& results) {
   std::map<std::string, const Confirmation*> confirmations;
   for (const Confirmation& c : results.confirmations) {
     if (!c.measurements.empty()) confirmations[c.metric] = &c;
   }
   for (MetricVerdict& v : report.verdicts) {
     const auto confirmation = confirmations.find(v.id);
-    const auto expected = baseline.metrics.find(v.id);
-    if (!is_suspect(v) || confirmation == confirmations.end() || expected == baseline.metrics.end()) continue;
+    if (!is_suspect(v) || confirmation == confirmations.end() || !v.judged_against) continue;
     const std::size_t advice = v.reason.find(kMeasureAgainAdvice);
     if (advice != std::string::npos) v.reason.erase(advice, std::string(kMeasureAgainAdvice).size());
     const Metric pooled = pooled_measurement(*confirmation->second);
-    const MetricVerdict again = judge_metric(pooled, v.id, expected->second);
+    const MetricVerdict again = judge_metric(pooled, v.id, *v.judged_against);
     const bool reproduced = again.kind == VerdictKind::Regression;
     if (v.kind == VerdictKind::Regression && reproduced) {
       v.reason += "; confirmed, " + describe(pooled, again);

@@ -29,8 +29,9 @@ std::vector<std::string> unconfirmed_suspects(const CheckReport& report, const R
 Metric pooled_measurement(const Confirmation& confirmation);
 
 // Re-judges every suspect the document holds re-measurements of: the pooled re-measurement is judged against the
-// same baseline entry. A suspect that is a regression there too is a regression, confirmed. Otherwise a regression
-// turns noisy ("did not reproduce"), and a noisy suspect stays noisy. Each reason says what the re-measurements gave.
-void apply_confirmations(CheckReport& report, const ResultsDocument& results, const Baseline& baseline);
+// baseline entry that judged the suspect. A suspect that is a regression there too is a regression, confirmed.
+// Otherwise a regression turns noisy ("did not reproduce"), and a noisy suspect stays noisy. Each reason says what
+// the re-measurements gave.
+void apply_confirmations(CheckReport& report, const ResultsDocument& results);
 
 }  // namespace gpubench

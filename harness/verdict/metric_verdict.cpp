@@ -5,12 +5,15 @@
 #include <set>
 #include <sstream>
 
+#include "benchmarks/catalogue.hpp"
 #include "benchmarks/common/metric_id.hpp"
 #include "harness/baseline/gating.hpp"
 #include "harness/baseline/machine_kind.hpp"
 #include "harness/baseline/node_bound_gating.hpp"
+#include "harness/results/id_pattern.hpp"
 #include "harness/results/input_error.hpp"
 #include "harness/results/statistics.hpp"
+#include "harness/baseline/gpu_model_fallback.hpp"
 
 namespace gpubench {
 namespace {
@@ -108,7 +111,8 @@ MetricVerdict judge_metric(const Metric& measured, const std::string& id, const 
 }
 
 CheckReport check_against_baseline(const ResultsDocument& results, const std::string& results_path,
-                                   const Baseline& baseline, const std::string& baseline_path) {
+                                   const Baseline& baseline, const std::string& baseline_path,
+                                   const std::vector<SourcedBaseline>& same_model) {
   CheckReport report;
   report.results_path = results_path;
   report.baseline_path = baseline_path;
@@ -123,10 +127,39 @@ CheckReport check_against_baseline(const ResultsDocument& results, const std::st
   std::set<std::string> failures_reported;
   report.baseline_made_here = made_on_this_node(baseline, gpu_uuids_of(results.environment));
 
+  // The node kind's baseline judges (`expected`, null where it lacks the figure), or where it cannot, for a GPU's own
+  // figure, a baseline of the same GPU model.
+  const auto judge = [&](const Metric& m, const std::string& id, const BaselineMetric* expected) {
+    const BaselineMetric here = expected ? as_judged_on_node(*expected, id, report.baseline_made_here) : BaselineMetric{};
+    if (expected == nullptr || !here.gates) {
+      if (const std::optional<FallbackJudge> fallback = gpu_model_judge(id, same_model)) {
+        MetricVerdict v = judge_metric(m, id, fallback->metric);
+        v.judged_by = fallback->path;
+        v.judged_against = fallback->metric;
+        v.reason += "; judged by " + fallback->path + (fallback->id == id ? "" : " (" + fallback->id + ")") +
+                    ", the same GPU model's baseline, as " + baseline_path +
+                    (expected ? " does not gate it (" + here.gate_reason + ")" : " lacks it");
+        return v;
+      }
+    }
+    MetricVerdict v;
+    if (expected == nullptr) {
+      v.id = id;
+      v.kind = VerdictKind::New;
+      v.value = m.value;
+      v.unit = m.unit;
+      v.reason = "not in the baseline";
+      return v;
+    }
+    v = judge_metric(m, id, here);
+    v.judged_by = baseline_path;
+    v.judged_against = here;
+    return v;
+  };
   for (const auto& [id, expected] : baseline.metrics) {
     const auto m = measured.find(id);
     if (m != measured.end()) {
-      report.verdicts.push_back(judge_metric(*m->second, id, as_judged_on_node(expected, id, report.baseline_made_here)));
+      report.verdicts.push_back(judge(*m->second, id, &expected));
       // Each file passes its own checks, but a tiny expectation against a huge value still overflows.
       if (!std::isfinite(report.verdicts.back().change) || !std::isfinite(report.verdicts.back().noise)) {
         throw InputError(results_path, "metrics: " + id, "a value of " + significant(m->second->value) + " against " +
@@ -166,17 +199,22 @@ CheckReport check_against_baseline(const ResultsDocument& results, const std::st
     report.verdicts.push_back(v);
   }
   for (const Metric& m : results.metrics) {
-    if (baseline.metrics.count(m.id)) continue;
-    MetricVerdict v;
-    v.id = m.id;
-    v.kind = VerdictKind::New;
-    v.value = m.value;
-    v.unit = m.unit;
-    v.reason = "not in the baseline";
-    report.verdicts.push_back(v);
+    if (!baseline.metrics.count(m.id)) report.verdicts.push_back(judge(m, m.id, nullptr));
   }
   sort_worst_first(report.verdicts);
+  report.unjudged_deciding = unjudged_deciding_figures(report.verdicts);
   return report;
+}
+
+std::vector<UnjudgedFigure> unjudged_deciding_figures(const std::vector<MetricVerdict>& verdicts) {
+  const IdPattern deciding(acceptance_filter(family_catalogue()));
+  std::vector<UnjudgedFigure> unjudged;
+  for (const MetricVerdict& v : verdicts) {
+    if ((v.kind == VerdictKind::Informational || v.kind == VerdictKind::New) && deciding.matches(v.id)) {
+      unjudged.push_back({v.id, v.reason});
+    }
+  }
+  return unjudged;
 }
 
 void sort_worst_first(std::vector<MetricVerdict>& verdicts) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "harness/baseline/baseline_document.hpp"
+#include "harness/baseline/machine_kind.hpp"
 #include "harness/results/grade.hpp"
 #include "harness/results/results_document.hpp"
 
@@ -41,15 +42,28 @@ struct MetricVerdict {
   bool worse = false;     // moved the wrong way for the metric (by its baseline's `better`)
   std::string unit;
   std::string reason;     // one sentence: why this verdict
+  // The baseline file that judged it: the node kind's, or for a GPU's own figure it cannot judge, one of the same GPU
+  // model (gpu_model_fallback.hpp). Empty for a figure no baseline has (failed or new).
+  std::string judged_by;
+  std::optional<BaselineMetric> judged_against;  // that baseline's entry, as it judged here; to re-judge a suspect
+};
+
+// A figure that decides acceptance (the catalogue's acceptance figures) and that no baseline judged: shown as
+// informational or as not in the baseline, so a check must not end with a plain PASS.
+struct UnjudgedFigure {
+  std::string id;
+  std::string reason;
 };
 
 struct CheckReport {
   std::string results_path;
   std::string baseline_path;
+  std::string rules_path;  // with --against: the node kind's baseline whose rules judged (run_as_baseline.hpp); "" none
   std::string host;
   MachineKind kind;
   bool baseline_made_here = false;  // one of the baseline's runs used a GPU of this run (node_bound_gating.hpp)
   std::vector<MetricVerdict> verdicts;  // worst first
+  std::vector<UnjudgedFigure> unjudged_deciding;  // in the order of `verdicts`
   bool passed() const;
   int count(VerdictKind kind) const;
 };
@@ -62,8 +76,14 @@ inline constexpr const char* kMeasureAgainAdvice = "; measure it again in fresh 
 // One metric on its own (also to re-judge a re-measured value).
 MetricVerdict judge_metric(const Metric& measured, const std::string& id, const BaselineMetric& baseline);
 
+// `same_model`: baselines of the same GPU model on other kinds of node, which judge the GPU's own figures that
+// `baseline` cannot (gpu_model_fallback.hpp).
 CheckReport check_against_baseline(const ResultsDocument& results, const std::string& results_path,
-                                   const Baseline& baseline, const std::string& baseline_path);
+                                   const Baseline& baseline, const std::string& baseline_path,
+                                   const std::vector<SourcedBaseline>& same_model = {});
+
+// The figures that decide acceptance among `verdicts` and that no baseline judged (informational, or not in it).
+std::vector<UnjudgedFigure> unjudged_deciding_figures(const std::vector<MetricVerdict>& verdicts);
 
 // By severity, worst first, and within one kind the largest change first.
 void sort_worst_first(std::vector<MetricVerdict>& verdicts);

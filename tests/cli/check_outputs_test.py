@@ -108,7 +108,15 @@ class CheckOutputs(unittest.TestCase):
         root = ET.parse(self.junit).getroot()
         self.assertEqual(root.tag, "testsuites")
         cases = root.findall("./testsuite/testcase")
-        self.assertEqual(len(cases), 8)
+        # One per metric, and first one that says which figures deciding acceptance were not judged: memcpy (not
+        # gating) and the 4 GiB read (not in the baseline).
+        self.assertEqual(len(cases), 9)
+        unjudged = cases[0]
+        self.assertEqual(unjudged.get("name"), "every figure that decides acceptance judged")
+        self.assertIn("2 figures that decide acceptance could not be judged", unjudged.find("skipped").get("message"))
+        self.assertTrue(unjudged.find("skipped").get("message").endswith(
+            ": memory/memcpy_d2d/1GiB/gpu0/bandwidth, memory/read/4GiB/gpu0/bandwidth"))
+        cases = cases[1:]
         # The host is in every class name: a CI system that keys test cases on class name and name (GitLab) keeps
         # the reports of several nodes apart.
         self.assertEqual({c.get("classname") for c in cases}, {"gpubench.vm.memory"})
@@ -117,14 +125,19 @@ class CheckOutputs(unittest.TestCase):
         skipped = [c for c in cases if c.find("skipped") is not None]
         self.assertEqual(len(failures), 2)  # the regression and the failed benchmark
         self.assertEqual(len(skipped), 3)   # noisy, missing and informational
+        judged = [c for c in cases if c.find("properties") is not None]
+        self.assertTrue(judged)
+        for case in judged:
+            self.assertEqual({p.get("name"): p.get("value") for p in case.iter("property")}["baseline"],
+                             os.path.join(CHECK, "baseline.json"))
         informational = [c.find("skipped").get("message") for c in skipped
                          if c.get("name") == "memory/memcpy_d2d/1GiB/gpu0/bandwidth"]
         self.assertEqual(len(informational), 1)
         self.assertTrue(informational[0].startswith("informational: not gating: "), informational[0])
         suite = root.find("testsuite")
         self.assertEqual(suite.get("failures"), "2")
-        self.assertEqual(suite.get("skipped"), "3")
-        self.assertEqual(suite.get("tests"), "8")
+        self.assertEqual(suite.get("skipped"), "4")
+        self.assertEqual(suite.get("tests"), "9")
         # When and where the run was, and how long it took (mixed.json: 17:05:48 to 17:05:55).
         self.assertEqual(suite.get("name"), "gpubench.vm")
         self.assertEqual(suite.get("hostname"), "vm")
@@ -149,6 +162,7 @@ class CheckOutputs(unittest.TestCase):
     def test_prometheus_families_in_base_units(self):
         families = prometheus_families(self, self.prom)
         self.assertEqual(set(families), {"gpubench_build_info", "gpubench_run_timestamp_seconds", "gpubench_check_passed",
+                                         "gpubench_check_unjudged_deciding_figures",
                                          "gpubench_bandwidth_bytes_per_second", "gpubench_baseline_bandwidth_bytes_per_second",
                                          "gpubench_metric_verdict"})
         with open(os.path.join(CHECK, "mixed.json")) as f:
@@ -164,6 +178,7 @@ class CheckOutputs(unittest.TestCase):
         self.assertEqual(build.value, 1)
         self.assertEqual(only("gpubench_run_timestamp_seconds").value, utc_seconds(doc["run"]["started_at"]))
         self.assertEqual(only("gpubench_check_passed").value, 0)
+        self.assertEqual(only("gpubench_check_unjudged_deciding_figures").value, 2, "memcpy, and the new 4 GiB read")
 
         measured = {s.labels["benchmark"]: s for s in families["gpubench_bandwidth_bytes_per_second"].samples}
         write = next(m for m in doc["metrics"] if m["id"] == "memory/write/1GiB/gpu0/bandwidth")
@@ -180,7 +195,7 @@ class CheckOutputs(unittest.TestCase):
         self.assertEqual(verdicts["memcpy_d2d/1GiB/bandwidth"].labels["verdict"], "informational")
         self.assertEqual(verdicts["write/1GiB/bandwidth"].labels,
                          {"host": "vm", "gpu": "0", "gpu_uuid": uuid, "family": "memory", "benchmark": "write/1GiB/bandwidth",
-                          "verdict": "regression"})
+                          "verdict": "regression", "baseline": os.path.join(CHECK, "baseline.json")})
         self.assertEqual({s.value for s in verdicts.values()}, {1})
 
     def test_prometheus_every_unit_and_label_value(self):

@@ -20,6 +20,7 @@
 
 #include "harness/baseline/baseline_document.hpp"
 #include "harness/doctor/node_profile.hpp"
+#include "harness/report/check_console.hpp"
 #include "harness/report/console_report.hpp"
 #include "harness/report/json_report.hpp"
 #include "harness/report/junit_report.hpp"

@@ -61,7 +61,7 @@ CheckReport judged_after_measuring_again(std::initializer_list<double> values) {
   ResultsDocument d = run_measuring(3900);
   measure_again(d, values);
   CheckReport report = check_against_baseline(d, "r.json", baseline, "b.json");
-  apply_confirmations(report, d, baseline);
+  apply_confirmations(report, d);
   return report;
 }
 
@@ -133,7 +133,7 @@ CheckReport noisy_run_judged_after_measuring_again(std::initializer_list<double>
   ResultsDocument d = scattered_run(3900, 4200, 4350);
   measure_again(d, values);
   CheckReport report = check_against_baseline(d, "r.json", baseline, "b.json");
-  apply_confirmations(report, d, baseline);
+  apply_confirmations(report, d);
   return report;
 }
 
@@ -171,7 +171,7 @@ CheckReport judged_as_recorded(const std::string& file) {
   const ResultsDocument d = read_results_file(kRecorded + file);
   const Baseline baseline = read_baseline_file(kRecorded + "baseline.json");
   CheckReport report = check_against_baseline(d, file, baseline, "baseline.json");
-  apply_confirmations(report, d, baseline);
+  apply_confirmations(report, d);
   return report;
 }
 
@@ -202,7 +202,7 @@ TEST(Confirmation, ALightLoadsGemmSlowdownRecordedOnAnH200IsCaughtWhenMeasuredAg
   }
   d.confirmations.push_back(again);
   CheckReport confirmed = check_against_baseline(d, "light.json", baseline, "baseline.json");
-  apply_confirmations(confirmed, d, baseline);
+  apply_confirmations(confirmed, d);
   EXPECT_EQ(verdict_of(confirmed, bf16).kind, VerdictKind::Regression) << verdict_of(confirmed, bf16).reason;
   EXPECT_FALSE(confirmed.passed());
 }

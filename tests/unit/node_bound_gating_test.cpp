@@ -8,6 +8,7 @@
 
 #include "harness/baseline/baseline_builder.hpp"
 #include "harness/report/baseline_summary.hpp"
+#include "harness/report/check_console.hpp"
 #include "harness/report/console_report.hpp"
 #include "harness/results/input_error.hpp"
 #include "harness/results/statistics.hpp"

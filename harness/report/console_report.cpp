@@ -49,19 +49,49 @@ std::string severity_label(Severity severity) {
 }  // namespace
 
 void print_fleet(const FleetReport& report, std::ostream& out) {
-  out << report.nodes << " runs, " << report.metrics_compared << " metrics with 3 or more nodes\n";
-  if (report.hosts == 1 && report.nodes > 1) {
-    out << "note: every run comes from one host, so a \"node\" outlier is one run of that machine against its others\n";
+  out << report.nodes << " runs from " << report.distinct_nodes
+      << (report.distinct_nodes == 1 ? " node" : " nodes") << " (told apart by their GPUs' UUIDs): "
+      << report.metrics_compared << " figures judged against the fleet median\n";
+  if (report.distinct_nodes == 1 && report.nodes > 1) {
+    out << "note: every run comes from one host (the same GPUs), so a \"node\" outlier is one run of that machine "
+           "against its others\n";
   }
-  TextTable table;
-  for (const char* h : {"scope", "host", "metric", "value", "reference", "unit", "why"}) table.add_column(h);
-  for (const FleetFinding& f : report.findings) {
-    table.add_row({f.scope, f.host, f.metric, format_number(f.value, 2), format_number(f.reference, 2), f.unit, f.reason});
+  if (const int n = report.unjudged_count(FleetUnjudged::HostBound); n > 0) {
+    out << n << " host-bound figures not judged across nodes or between GPUs: they measure the host (launch, sync and "
+        << "allocation costs, pageable copies) as much as the GPU\n";
   }
-  if (table.empty()) {
+  if (const int n = report.unjudged_count(FleetUnjudged::NotGating); n > 0) {
+    out << n << " figures not judged: the node kind's baseline does not gate them (too noisy between runs)\n";
+  }
+  if (const int n = report.unjudged_count(FleetUnjudged::TooFewNodes); n > 0) {
+    out << n << " figures measured by fewer than 3 runs: no fleet median to hold them against (a node's GPUs are still "
+        << "held against each other)\n";
+  }
+  if (!report.kind_baseline) {
+    out << "no baseline of this node kind: each figure's noise is judged from the runs alone\n";
+  }
+  for (const UnjudgedFleetFigure& f : report.unjudged) {
+    if (f.decides_acceptance && f.why != FleetUnjudged::TooFewNodes) {
+      out << "not judged, though it decides acceptance: " << f.metric << ": " << f.reason << "\n";
+    }
+  }
+  const auto print_findings = [&out](const std::vector<FleetFinding>& findings) {
+    TextTable table;
+    for (const char* h : {"scope", "host", "metric", "value", "reference", "unit", "why"}) table.add_column(h);
+    for (const FleetFinding& f : findings) {
+      table.add_row({f.scope, f.host, f.metric, format_number(f.value, 2), format_number(f.reference, 2), f.unit,
+                     f.reason});
+    }
+    table.print(out);
+  };
+  if (report.findings.empty()) {
     out << "no outliers\n";
   } else {
-    table.print(out);
+    print_findings(report.findings);
+  }
+  if (!report.within_noise.empty()) {
+    out << "\npast the tolerance but within the noise (not failing):\n";
+    print_findings(report.within_noise);
   }
 }
 

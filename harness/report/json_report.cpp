@@ -63,13 +63,35 @@ nlohmann::json check_json(const CheckReport& report) {
 }
 
 nlohmann::json fleet_json(const FleetReport& report) {
-  nlohmann::json findings = nlohmann::json::array();
-  for (const FleetFinding& f : report.findings) {
-    findings.push_back({{"scope", f.scope}, {"host", f.host}, {"source", f.source}, {"metric", f.metric}, {"value", f.value},
-                        {"reference", f.reference}, {"deviation", f.deviation}, {"unit", f.unit}, {"reason", f.reason}});
-    if (f.gpu) findings.back()["gpu"] = *f.gpu;
+  const auto findings_json = [](const std::vector<FleetFinding>& list) {
+    nlohmann::json findings = nlohmann::json::array();
+    for (const FleetFinding& f : list) {
+      findings.push_back({{"scope", f.scope}, {"host", f.host}, {"source", f.source}, {"metric", f.metric},
+                          {"value", f.value}, {"reference", f.reference}, {"deviation", f.deviation},
+                          {"noise", f.noise}, {"unit", f.unit}, {"reason", f.reason}});
+      if (f.gpu) findings.back()["gpu"] = *f.gpu;
+    }
+    return findings;
+  };
+  nlohmann::json unjudged = nlohmann::json::array();
+  nlohmann::json counts = nlohmann::json::object();
+  for (FleetUnjudged why : {FleetUnjudged::HostBound, FleetUnjudged::NotGating, FleetUnjudged::TooFewNodes}) {
+    counts[to_string(why)] = report.unjudged_count(why);
   }
-  return {{"schema", "gpubench.fleet/1"}, {"nodes", report.nodes}, {"hosts", report.hosts}, {"metrics_compared", report.metrics_compared}, {"outliers", findings}};
+  for (const UnjudgedFleetFigure& f : report.unjudged) {
+    unjudged.push_back({{"metric", f.metric}, {"because", to_string(f.why)}, {"reason", f.reason},
+                        {"decides_acceptance", f.decides_acceptance}});
+  }
+  return {{"schema", "gpubench.fleet/1"},
+          {"nodes", report.nodes},
+          {"hosts", report.hosts},
+          {"distinct_nodes", report.distinct_nodes},
+          {"kind_baseline", report.kind_baseline},
+          {"metrics_compared", report.metrics_compared},
+          {"outliers", findings_json(report.findings)},
+          {"within_noise", findings_json(report.within_noise)},
+          {"not_judged_counts", counts},
+          {"not_judged", unjudged}};
 }
 
 nlohmann::json acceptance_json(const AcceptanceReport& report) {

@@ -4,6 +4,7 @@
 
 #include "gpubench/version.hpp"
 #include "harness/baseline/machine_kind.hpp"
+#include "harness/baseline/outlier_runs.hpp"
 #include "harness/baseline/ungated_headlines.hpp"
 #include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
@@ -25,12 +26,57 @@ struct BaselineArguments {
   std::vector<std::string> results;
   std::string output;
   std::string description;
+  bool keep_outliers = false;
 };
+
+// Names on stderr each run that is not like the others (outlier_runs) and returns the runs to make the baseline of:
+// without those, unless the user keeps them. What happened is added to `description`, which the file keeps.
+std::vector<SourcedResults> screen_outliers(std::vector<SourcedResults> runs, bool keep, std::string& description) {
+  if (runs.size() < kRunsToTellOutliers) {
+    std::cerr << "gpubench: baseline create: " << runs.size() << (runs.size() == 1 ? " run" : " runs")
+              << ": too few to tell a run that is not like the others (" << kRunsToTellOutliers
+              << " or more are needed), so none is looked for\n";
+    return runs;
+  }
+  const std::vector<OutlierRun> outliers = outlier_runs(runs);
+  if (outliers.empty()) return runs;
+  if (!keep && outliers.size() == runs.size()) {
+    throw UsageError("each of the " + std::to_string(runs.size()) + " runs is worse than the others on a figure "
+                     "deciding acceptance, so none would be left: give more healthy runs, or keep them with "
+                     "--keep-outliers");
+  }
+  const bool one = outliers.size() == 1;
+  const std::string what = keep ? "kept, as --keep-outliers asks" :
+                                  std::string("left out (--keep-outliers keeps ") + (one ? "it)" : "them)");
+  std::cerr << "gpubench: warning: " << outliers.size() << (one ? " run is" : " runs are")
+            << " worse than the other runs' median by more than 1.5 x the tolerance and 3 robust standard "
+               "deviations (1.4826 x MAD) of those runs, on figures that decide acceptance; "
+            << what << ":\n";
+  std::string named;
+  for (const OutlierRun& run : outliers) {
+    std::cerr << "  " << describe(run) << "\n";
+    named += (named.empty() ? "" : " ") + describe(run) + ".";
+  }
+  description += std::string(description.empty() ? "" : " ") + (keep ? "Kept, though outliers (--keep-outliers): " :
+                                                                      "Left out as outliers: ") + named;
+  if (keep) return runs;
+  std::vector<SourcedResults> kept;
+  for (std::size_t r = 0, next = 0; r < runs.size(); ++r) {
+    if (next < outliers.size() && outliers[next].index == r) {
+      ++next;
+    } else {
+      kept.push_back(std::move(runs[r]));
+    }
+  }
+  return kept;
+}
 
 int create_command(const BaselineArguments& args, const std::atomic<bool>& stop) {
   refuse_outputs_over_inputs({{"--output", args.output}}, args.results);
-  const std::vector<SourcedResults> runs = load_results_files(args.results, stop);
-  const Baseline baseline = build_baseline(runs, args.description, utc_now("%Y-%m-%dT%H:%M:%SZ"), kVersion);
+  std::string description = args.description;
+  const std::vector<SourcedResults> runs =
+      screen_outliers(load_results_files(args.results, stop), args.keep_outliers, description);
+  const Baseline baseline = build_baseline(runs, description, utc_now("%Y-%m-%dT%H:%M:%SZ"), kVersion);
   write_json_atomically(to_json(baseline), args.output);
   std::cout << "baseline for " << describe(baseline.kind) << ": " << baseline.metrics.size() << " metrics from "
             << runs.size() << " runs -> " << args.output << "\n\n";
@@ -65,10 +111,15 @@ void add_baseline_command(CLI::App& app, CommandState& state) {
       "can tell a change not much past its tolerance from noise: its noise band, the run-to-run spread times "
       "Student's t for the 3-sigma tail (about 22 x spread for 3 runs, 7.3 x for 5 and 4.3 x for 10), must be "
       "within 1.5 x its tolerance. Other metrics stay informational, with the reason in the file and in check's "
-      "output.");
+      "output. From 3 runs on, a run worse than the median of the others on a figure deciding acceptance, by more "
+      "than 1.5 x its tolerance and 3 x 1.4826 x MAD of the others (one measured under a competing load), is named "
+      "and left out unless --keep-outliers is given; the file's description says which.");
   create->add_option("results", args->results, "results files of healthy runs, 10 or more recommended")->required()->check(CLI::ExistingFile);
   create->add_option("-o,--output", args->output, "baseline file to write")->required();
   create->add_option("--description", args->description, "how the runs were made (kept in the file)");
+  create->add_flag("--keep-outliers", args->keep_outliers,
+                   "keep the runs named as outliers (worse than the others on a figure deciding acceptance), which "
+                   "are otherwise left out");
   create->callback([args, &state] { state.exit_code = create_command(*args, *state.stop); });
 }
 

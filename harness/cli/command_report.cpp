@@ -1,7 +1,5 @@
 // gpubench report: one self-contained HTML file of charts, from a run or a series of runs (with their trends).
-#include <sys/stat.h>
-
-#include <cstdlib>
+#include <iostream>
 #include <memory>
 
 #include "benchmarks/catalogue.hpp"
@@ -12,7 +10,6 @@
 #include "harness/cli/output_paths.hpp"
 #include "harness/report/html_report.hpp"
 #include "harness/report/report_charts.hpp"
-#include "harness/results/input_error.hpp"
 #include "harness/results/results_io.hpp"
 
 namespace gpubench {
@@ -21,42 +18,22 @@ namespace {
 struct ReportArguments {
   std::vector<std::string> results;
   std::string output;
-  std::string chart_js;
   std::string trend;
+  std::string retired_chart_js;  // --chart-js FILE: Chart.js drew the charts before gpubench drew them itself
 };
 
-// --chart-js, else $GPUBENCH_CHART_JS, else where CMake found Chart.js when gpubench was configured
-// (GPUBENCH_CHART_JS, harness/CMakeLists.txt).
-std::string chart_library_path(const std::string& option) {
-  if (!option.empty()) return option;
-  if (const char* variable = std::getenv("GPUBENCH_CHART_JS"); variable != nullptr && *variable != '\0') return variable;
-  return GPUBENCH_CHART_JS;
-}
-
-std::string read_chart_library(const std::string& path) {
-  struct stat info {};
-  if (stat(path.c_str(), &info) != 0) {
-    throw InputError(path, "", "Chart.js not found",
-                     "install Debian's package libjs-chart.js (apt-get install libjs-chart.js), or name a Chart.js 3 "
-                     "file with --chart-js FILE or GPUBENCH_CHART_JS=FILE");
-  }
-  return read_regular_file(path);
-}
-
 int report_command(const ReportArguments& args, const std::atomic<bool>& stop) {
+  if (!args.retired_chart_js.empty()) {
+    std::cerr << "gpubench: report: --chart-js is no longer used and is ignored: gpubench draws the charts itself, as "
+                 "SVG in the page, so that a report needs nothing installed; leave the option out\n";
+  }
   refuse_outputs_over_inputs({{"--output", args.output}}, args.results);
   std::vector<SourcedResults> runs = load_results_files(args.results, stop);
-  const std::string library_path = chart_library_path(args.chart_js);
-  const std::string library = read_chart_library(library_path);
   // The headline metrics whose trends are drawn: by default the figures that decide acceptance, the catalogue's
   // choice of what says most about a node in the fewest figures.
   const IdPattern trend(args.trend.empty() ? acceptance_filter(family_catalogue()) : args.trend);
   const ReportPage page = report_page(std::move(runs), trend);
-  try {
-    write_text_atomically(args.output, [&](std::ostream& out) { write_html_report(page, library, out); });
-  } catch (const std::invalid_argument& error) {  // thrown before anything is written
-    throw InputError(library_path, "", error.what());
-  }
+  write_text_atomically(args.output, [&](std::ostream& out) { write_html_report(page, out); });
   return kExitOk;
 }
 
@@ -72,8 +49,8 @@ void add_report_command(CLI::App& app, CommandState& state) {
       ->required()
       ->check(CLI::ExistingFile);
   report->add_option("-o,--output", args->output, "the HTML file to write")->required();
-  report->add_option("--chart-js", args->chart_js,
-                     "Chart.js 3 to inline (default: $GPUBENCH_CHART_JS, else " GPUBENCH_CHART_JS ")");
+  // Retired: accepted with a note, so that a job that still passes it keeps its report; not in --help.
+  report->add_option("--chart-js", args->retired_chart_js)->group("");
   report->add_option("--trend", args->trend,
                      "the metrics whose trend over the runs is drawn, a regular expression (default: the figures that "
                      "decide acceptance)")

@@ -1,64 +1,22 @@
 #include "harness/report/html_report.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
-#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "gpubench/version.hpp"
 #include "harness/report/html_report_assets.hpp"
 #include "harness/report/show_cell_text.hpp"
+#include "harness/report/svg_chart.hpp"
 #include "harness/report/xml_text.hpp"
 
 namespace gpubench {
 namespace {
 
-using nlohmann::json;
-
 // Escaped for HTML text and attribute values: XML's escapes are HTML's too.
 std::string html(const std::string& text) { return xml_escape(text); }
-
-// A script element ends at the first "</script", in any case, wherever it stands in the script.
-bool ends_a_script_element(const std::string& text) {
-  std::string lower(text.size(), ' ');
-  std::transform(text.begin(), text.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-  return lower.find("</script") != std::string::npos;
-}
-
-const char* to_string(ChartKind kind) { return kind == ChartKind::Bar ? "bar" : "line"; }
-
-const char* to_string(ChartXAxis axis) {
-  switch (axis) {
-    case ChartXAxis::Bytes: return "bytes";
-    case ChartXAxis::Seconds: return "seconds";
-    case ChartXAxis::Categories: return "categories";
-  }
-  return "categories";
-}
-
-json chart_json(const ReportChart& chart) {
-  json series = json::array();
-  for (const ChartSeries& s : chart.series) {
-    json y = json::array();
-    for (const std::optional<double>& value : s.y) y.push_back(value ? json(*value) : json(nullptr));
-    series.push_back({{"label", s.label}, {"x", s.x}, {"y", y}, {"marked", s.marked}, {"reference", s.reference}});
-  }
-  return {{"title", chart.title},       {"kind", to_string(chart.kind)}, {"x", to_string(chart.x_axis)},
-          {"x_title", chart.x_title},   {"y_title", chart.y_title},      {"y_log", chart.y_log},
-          {"categories", chart.categories}, {"series", series}};
-}
-
-// JSON inside a script element: '<' written as \u003c (the same string to a JSON reader) so that no "</script"
-// or "<!--" in a label can end or change the element. Bytes that are not UTF-8 (a path) become U+FFFD.
-std::string script_json(const json& value) {
-  const std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) out += c == '<' ? std::string("\\u003c") : std::string(1, c);
-  return out;
-}
 
 // "against-size" from "Against size": the section's anchor.
 std::string anchor(const std::string& title) {
@@ -111,15 +69,21 @@ void write_table(const ShowTable& table, std::ostream& out) {
   out << "</tbody></table></figure>\n";
 }
 
-void write_chart(const ReportChart& chart, std::size_t index, std::ostream& out) {
-  out << "<figure class=\"chart\"><figcaption>" << html(chart.title) << "</figcaption>\n<div class=\"plot\"><canvas data-chart=\""
-      << index << "\" role=\"img\" aria-label=\"" << html(chart.title) << "\"></canvas></div>\n";
+// The chart as SVG, with its notes. Returns whether every series has a point in it; each that has none is named
+// among the page's errors.
+bool write_chart(const ReportChart& chart, std::size_t index, std::vector<std::string>& errors, std::ostream& out) {
+  out << "<figure class=\"chart\"><figcaption>" << html(chart.title) << "</figcaption>\n";
+  const std::vector<std::string> not_drawn = write_svg_chart(chart, out);
+  for (const std::string& series : not_drawn) {
+    errors.push_back("chart " + std::to_string(index + 1) + " (" + chart.title + "): no point of " + series);
+  }
   if (!chart.notes.empty()) {
     out << "<ul class=\"notes\">";
     for (const std::string& note : chart.notes) out << "<li>" << html(note) << "</li>";
     out << "</ul>\n";
   }
   out << "</figure>\n";
+  return not_drawn.empty();
 }
 
 void write_runs(const ReportPage& page, std::ostream& out) {
@@ -135,14 +99,7 @@ void write_runs(const ReportPage& page, std::ostream& out) {
 
 }  // namespace
 
-void write_html_report(const ReportPage& page, const std::string& chart_library, std::ostream& out) {
-  if (ends_a_script_element(chart_library)) {
-    throw std::invalid_argument("holds \"</script\", so it cannot be put inside the page: not Chart.js as released");
-  }
-  json charts = json::array();
-  for (const ReportSection& section : page.sections) {
-    for (const ReportChart& chart : section.charts) charts.push_back(chart_json(chart));
-  }
+void write_html_report(const ReportPage& page, std::ostream& out) {
   const RunLabel& shown = page.runs.back();
   out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -154,22 +111,27 @@ void write_html_report(const ReportPage& page, const std::string& chart_library,
     out << "<a href=\"#" << anchor(section.title) << "\">" << html(section.title) << "</a> ";
   }
   out << "</nav>\n</header>\n<main>\n";
-  std::size_t index = 0;
+  std::size_t charts = 0;
+  std::size_t drawn = 0;
+  std::vector<std::string> errors;
   for (const ReportSection& section : page.sections) {
     out << "<section id=\"" << anchor(section.title) << "\">\n<h2>" << html(section.title) << "</h2>\n<p class=\"about\">"
         << html(section.about) << "</p>\n<div class=\"grid\">\n";
-    for (const ReportChart& chart : section.charts) write_chart(chart, index++, out);
+    for (const ReportChart& chart : section.charts) drawn += write_chart(chart, charts++, errors, out);
     for (const ShowTable& table : section.tables) write_table(table, out);
     out << "</div>\n</section>\n";
   }
-  out << "</main>\n<footer>\n<div id=\"render-status\" data-expected=\"" << charts.size()
-      << "\" data-charts=\"0\" data-errors=\"0\" data-done=\"false\">The charts are drawn by the page's script: "
-      << "allow JavaScript to see them.</div>\n<p>Written by gpubench " << html(kVersion) << " (" << html(kGitRevision)
-      << "). Charts drawn with Chart.js, inlined below.</p>\n</footer>\n"
-      << "<script>\n" << kHtmlReportScript << "</script>\n"
-      << "<script>\n" << chart_library << "\n</script>\n"
-      << "<script type=\"application/json\" id=\"report-data\">" << script_json({{"charts", charts}}) << "</script>\n"
-      << "</body>\n</html>\n";
+  out << "</main>\n<footer>\n<div id=\"render-status\" data-expected=\"" << charts << "\" data-charts=\"" << drawn
+      << "\" data-errors=\"" << errors.size() << "\" data-done=\"true\"" << (errors.empty() ? "" : " class=\"failed\"")
+      << ">" << drawn << " of " << charts
+      << " charts drawn" << (errors.empty() ? "" : ", " + std::to_string(errors.size()) + " errors:");
+  if (!errors.empty()) {
+    out << "<ul>";
+    for (const std::string& error : errors) out << "<li>" << html(error) << "</li>";
+    out << "</ul>";
+  }
+  out << "</div>\n<p>Written by gpubench " << html(kVersion) << " (" << html(kGitRevision) << "), its charts drawn "
+      << "as SVG when it was written.</p>\n</footer>\n<script>\n" << kHtmlReportScript << "</script>\n</body>\n</html>\n";
 }
 
 }  // namespace gpubench

@@ -6,6 +6,7 @@
 
 #include <sstream>
 
+#include "harness/report/chart_axes.hpp"
 #include "harness/report/gemm_charts.hpp"
 #include "harness/report/html_report.hpp"
 #include "harness/report/html_report_assets.hpp"
@@ -254,22 +255,29 @@ TEST(ReportPage, TheLastRunToStartInFullAndTrendsOnlyForASeries) {
   }
 }
 
-std::string page_text(const ReportPage& page, const std::string& library = "window.Chart = function () {};") {
+std::string page_text(const ReportPage& page) {
   std::ostringstream out;
-  write_html_report(page, library, out);
+  write_html_report(page, out);
   return out.str();
 }
 
-TEST(HtmlReport, OnePageWithItsScriptsDataAndStatus) {
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(HtmlReport, OnePageWithItsChartsDrawnAndItsStatus) {
   std::vector<SourcedResults> runs = {night(1, "a", 4380)};
   runs[0].results.metrics.push_back(figure("pcie/h2d/pinned/4KiB/gpu0/bandwidth", 1.5));
   runs[0].results.metrics.push_back(figure("p2p/ce_unidir/1GiB/gpu0-gpu1/bandwidth", 396));
   runs[0].results.metrics.push_back(figure("p2p/ce_unidir/1GiB/gpu1-gpu0/bandwidth", 198));
   const std::string html = page_text(report_page(runs, IdPattern("")));
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
-  EXPECT_NE(html.find("<canvas data-chart=\"0\""), std::string::npos);
-  EXPECT_NE(html.find("data-expected=\"1\" data-charts=\"0\" data-errors=\"0\" data-done=\"false\""), std::string::npos);
-  EXPECT_NE(html.find("window.Chart = function () {};"), std::string::npos) << "the library, inlined";
+  EXPECT_EQ(count(html, "<svg class=\"chart\""), 1u) << "pcie h2d at two sizes";
+  EXPECT_NE(html.find("<title>gpu0, 4 KiB: 1.5 GB/s</title>"), std::string::npos) << "each point's value, as a tooltip";
+  EXPECT_NE(html.find("data-expected=\"1\" data-charts=\"1\" data-errors=\"0\" data-done=\"true\""), std::string::npos);
+  EXPECT_EQ(count(html, "<script"), 1u) << "the page's own script only: no chart library";
   EXPECT_NE(html.find("<table class=\"heatmap\">"), std::string::npos);
   EXPECT_NE(html.find("style=\"background:rgb(31,78,140);color:#fff\">396.0</td>"), std::string::npos)
       << "the highest pair the darkest";
@@ -277,21 +285,64 @@ TEST(HtmlReport, OnePageWithItsScriptsDataAndStatus) {
       << "half the rate, half way";
 }
 
-TEST(HtmlReport, NothingFromADocumentCanEndAScriptElement) {
+// A series the chart cannot draw a point of (here: no value the log axis can show) is an error the page states.
+TEST(HtmlReport, ASeriesWithNothingToDrawIsAnErrorInTheStatus) {
+  ReportPage page;
+  page.runs = {RunLabel{"r.json", "r", "h", "2026-12-01T00:00:00Z", "1 x NVIDIA H200"}};
+  ReportChart chart;
+  chart.title = "empty";
+  chart.y_log = true;
+  chart.series = {{"gpu0", {4096, 8192}, {1.0, 2.0}, {}, false}, {"gpu1", {4096, 8192}, {0.0, std::nullopt}, {}, false}};
+  page.sections = {{"Against size", "", {chart}, {}}};
+  const std::string html = page_text(page);
+  EXPECT_NE(html.find("data-expected=\"1\" data-charts=\"0\" data-errors=\"1\" data-done=\"true\" class=\"failed\""),
+            std::string::npos) << html;
+  EXPECT_NE(html.find("<li>chart 1 (empty): no point of gpu1</li>"), std::string::npos);
+}
+
+TEST(HtmlReport, NothingFromADocumentBecomesMarkup) {
   std::vector<SourcedResults> runs = {night(1, "</script><script>alert(1)</script>", 4380)};
   for (const char* size : {"8B", "1GiB"}) {  // algorithm "x<" and protocol "script>...": a line "x</script>..."
     runs[0].results.metrics.push_back(figure(std::string("nccl/allreduce/x</script>alert(2)/") + size + "/in_place/busbw", 1));
   }
   const std::string html = page_text(report_page(runs, IdPattern("")));
+  EXPECT_EQ(count(html, "<script"), 1u);
   EXPECT_EQ(html.find("alert(1)</script>"), std::string::npos);
-  EXPECT_NE(html.find("&lt;/script&gt;"), std::string::npos) << "escaped in the page's text";
   EXPECT_EQ(html.find("x</script>alert(2)"), std::string::npos);
-  EXPECT_NE(html.find("\\u003c/script>alert(2)"), std::string::npos) << "escaped in the charts' data";
+  EXPECT_NE(html.find("&lt;/script&gt;alert(2)"), std::string::npos) << "escaped in the chart's legend and tooltips";
   for (const char* asset : {kHtmlReportScript, kHtmlReportStyle}) {
     EXPECT_EQ(std::string(asset).find("</script"), std::string::npos);
   }
-  EXPECT_THROW(page_text(report_page(runs, IdPattern("")), "var a = '</SCRIPT>';"), std::invalid_argument)
-      << "a library that cannot be inlined is refused";
+}
+
+// A linear axis starts at zero: two figures 0.4 % apart are 0.4 % of the plot apart, not its whole height.
+TEST(ChartAxes, ALinearAxisHoldsZeroSoASmallDifferenceLooksSmall) {
+  const ChartAxis axis = linear_axis(37.93, 38.08);
+  EXPECT_EQ(axis.low, 0);
+  EXPECT_GE(axis.high, 38.08);
+  EXPECT_LT(axis.fraction(38.08) - axis.fraction(37.93), 0.005);
+  EXPECT_EQ(axis.ticks, (std::vector<double>{0, 10, 20, 30, 40}));
+  EXPECT_EQ(linear_axis(0, 4814.3).ticks, (std::vector<double>{0, 1000, 2000, 3000, 4000, 5000}));
+  EXPECT_EQ(linear_axis(0, 0).ticks.back(), 1) << "nothing to span: zero to one";
+  EXPECT_EQ(nice_step(0.3), 0.5);
+  EXPECT_EQ(nice_step(2.1), 2.5);
+  EXPECT_EQ(nice_step(200), 200);
+}
+
+TEST(ChartAxes, LogAxesBetweenPowersOfTenAndSizesTickedWhereMeasured) {
+  const ChartAxis busbw = log_axis(0.00045, 342.8);
+  EXPECT_DOUBLE_EQ(busbw.low, 1e-4);
+  EXPECT_DOUBLE_EQ(busbw.high, 1e3);
+  EXPECT_EQ(busbw.ticks.size(), 8u);
+  EXPECT_NEAR(busbw.fraction(1), 4.0 / 7, 1e-12);
+  const ChartAxis sizes = bytes_axis({1 << 30, 4096, 1 << 20, 4096});
+  EXPECT_EQ(sizes.ticks, (std::vector<double>{4096, 1 << 20, 1 << 30}));
+  EXPECT_LT(sizes.low, 4096);
+  EXPECT_GT(sizes.high, 1 << 30);
+  EXPECT_EQ(bytes_text(4096), "4 KiB");
+  EXPECT_EQ(bytes_text(1536), "1536 B") << "not a whole number of KiB";
+  EXPECT_EQ(tick_text(2500), "2500");
+  EXPECT_EQ(tick_text(0.25), "0.25");
 }
 
 }  // namespace

@@ -31,23 +31,27 @@ std::string family_label(const FamilySpec& family, const FamilyVariant& variant)
   return variant.name.empty() ? family.name : family.name + "." + variant.name;
 }
 
-void record_family_failure(ResultsDocument& document, const std::string& label, const std::string& family, FailureKind kind,
-                           const std::string& reason) {
+// Records a family variant's failure and returns a copy of it: the failures of its unfinished benchmarks, appended
+// after it, may move document.failures' elements, and a reference to one would then read freed memory.
+Failure record_family_failure(ResultsDocument& document, const std::string& label, const std::string& family,
+                              FailureKind kind, const std::string& reason) {
   document.failures.push_back({label, family, kind, reason, advice_for_failure(kind)});
+  return document.failures.back();
 }
 
 // A family variant that failed part-way leaves the benchmarks it had not reached without any result. Each gets a
-// failure of its own naming the variant's, so that a check against a baseline reports their metrics as failed,
-// not as missing (family-level failures carry the variant's label, which no metric id contains).
-void record_unfinished_benchmarks(ResultsDocument& document, const std::vector<std::string>& planned, const Failure& cause) {
+// failure of its own naming the variant and what happened to it (`what_happened`: "timed out after 600 s"), so
+// that a check against a baseline reports their metrics as failed, not as missing (family-level failures carry the
+// variant's label, which no metric id contains).
+void record_unfinished_benchmarks(ResultsDocument& document, const std::vector<std::string>& planned,
+                                  const Failure& cause, const std::string& what_happened) {
   std::set<std::string> finished;
   for (const Metric& m : document.metrics) finished.insert(m.benchmark);
   for (const Failure& f : document.failures) finished.insert(f.benchmark);
   for (const Skip& s : document.skipped) finished.insert(s.benchmark);
+  const std::string reason = "not measured: " + cause.benchmark + " " + what_happened + " before reaching it";
   for (const std::string& name : planned) {
-    if (finished.count(name) == 0) {
-      document.failures.push_back({name, cause.family, cause.kind, "not measured: " + cause.benchmark + " failed", cause.advice});
-    }
+    if (finished.count(name) == 0) document.failures.push_back({name, cause.family, cause.kind, reason, cause.advice});
   }
 }
 
@@ -135,6 +139,8 @@ void run_benchmarks(const RunOptions& options, const std::vector<TelemetrySample
     FamilyRun run{label, "ok", outcome.seconds, outcome.exit_code, sampler.stop()};
 
     // Whatever finished is kept, also from a family that timed out or crashed part-way.
+    Failure cause;              // the variant's failure, when it failed
+    std::string what_happened;  // to it, in a few words, for the benchmarks it never reached
     try {
       std::ifstream probe(base + ".json");
       if (probe.good()) {
@@ -144,33 +150,39 @@ void run_benchmarks(const RunOptions& options, const std::vector<TelemetrySample
         for (Skip& s : imported.skipped) document.skipped.push_back(std::move(s));
       }
     } catch (const InputError& error) {
-      record_family_failure(document, label, family.name, FailureKind::UnreadableOutput, std::string("unreadable benchmark output: ") + error.what());
+      cause = record_family_failure(document, label, family.name, FailureKind::UnreadableOutput,
+                                    std::string("unreadable benchmark output: ") + error.what());
+      what_happened = "wrote output that cannot be read";
       run.status = "failed";
     }
     if (!outcome.launch_error.empty()) {
       run.status = "failed";
-      record_family_failure(document, label, family.name, FailureKind::ChildFailed, outcome.launch_error);
+      cause = record_family_failure(document, label, family.name, FailureKind::ChildFailed, outcome.launch_error);
+      what_happened = "could not start";
     } else if (outcome.stopped) {
       run.status = "interrupted";
       document.run.interrupted = true;
     } else if (outcome.timed_out) {
       run.status = "timeout";
-      record_family_failure(document, label, family.name, FailureKind::ChildTimeout,
-                            "timed out after " + std::to_string(command.timeout.count()) +
-                                " s; benchmarks finished before it are kept (log: " + base + ".stderr.log)");
+      cause = record_family_failure(document, label, family.name, FailureKind::ChildTimeout,
+                                    "timed out after " + std::to_string(command.timeout.count()) +
+                                        " s; benchmarks finished before it are kept (log: " + base + ".stderr.log)");
+      what_happened = "timed out after " + std::to_string(command.timeout.count()) + " s";
     } else if (outcome.signal != 0) {
       run.status = "crashed";
-      record_family_failure(document, label, family.name, FailureKind::ChildCrashed,
-                            std::string("gpubench-micro ended by signal ") + strsignal(outcome.signal) + ": " +
-                                last_lines(base + ".stderr.log", 400) + " (log: " + base + ".stderr.log)");
+      cause = record_family_failure(document, label, family.name, FailureKind::ChildCrashed,
+                                    std::string("gpubench-micro ended by signal ") + strsignal(outcome.signal) + ": " +
+                                        last_lines(base + ".stderr.log", 400) + " (log: " + base + ".stderr.log)");
+      what_happened = std::string("was ended by signal ") + strsignal(outcome.signal);
     } else if (outcome.exit_code != 0) {
       run.status = "failed";
-      record_family_failure(document, label, family.name, FailureKind::ChildFailed,
-                            "gpubench-micro exited with " + std::to_string(outcome.exit_code) + ": " +
-                                last_lines(base + ".stderr.log", 400));
+      cause = record_family_failure(document, label, family.name, FailureKind::ChildFailed,
+                                    "gpubench-micro exited with " + std::to_string(outcome.exit_code) + ": " +
+                                        last_lines(base + ".stderr.log", 400));
+      what_happened = "exited with " + std::to_string(outcome.exit_code);
     }
     if (run.status != "ok" && run.status != "interrupted") {
-      record_unfinished_benchmarks(document, plan[k].benchmarks, document.failures.back());
+      record_unfinished_benchmarks(document, plan[k].benchmarks, cause, what_happened);
     }
     document.families.push_back(run);
     if (observer.family_finished) observer.family_finished(run);

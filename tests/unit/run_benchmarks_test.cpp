@@ -37,6 +37,33 @@ JSON
 kill -SEGV $$
 )";
 
+// Lists memory, gemm and launch benchmarks and measures every one, but for gemm: there it writes the first result
+// and is killed (SIGKILL, as the kernel's OOM killer or an operator's kill -9 would end it), three benchmarks short.
+const char* kKilledMidGemmMicro = R"sh(#!/bin/sh
+for arg in "$@"; do
+  case "$arg" in
+    --benchmark_list_tests=true) printf 'memory/triad/1GiB/gpu0\nmemory/copy/1GiB/gpu0\n'
+                                 printf 'gemm/bf16/8192x8192x8192/gpu0\ngemm/fp16/8192x8192x8192/gpu0\n'
+                                 printf 'gemm/tf32/8192x8192x8192/gpu0\ngemm/fp32/8192x8192x8192/gpu0\n'
+                                 printf 'launch/graph/100/gpu0\n'; exit 0 ;;
+    --benchmark_out=*) out="${arg#--benchmark_out=}" ;;
+  esac
+done
+result() {
+  printf '{"name": "%s/manual_time", "run_name": "%s/manual_time", ' "$1" "$1"
+  printf '"run_type": "iteration", "value": %s, "label": "figure=%s;unit=%s;better=higher;device=0"}' "$2" "$3" "$4"
+}
+case "$(basename "$out")" in
+  memory.json) { echo '{"benchmarks": ['; result memory/triad/1GiB/gpu0 4300 bandwidth GB/s; echo ','
+                 result memory/copy/1GiB/gpu0 4200 bandwidth GB/s; echo ']}'; } > "$out" ;;
+  gemm.json) { echo '{"benchmarks": ['; result gemm/bf16/8192x8192x8192/gpu0 690 tflops TFLOP/s; echo ']}'
+             } > "$out"
+             kill -KILL $$ ;;
+  launch.json) { echo '{"benchmarks": ['; result launch/graph/100/gpu0 1.0 speedup x; echo ']}'; } > "$out" ;;
+esac
+exit 0
+)sh";
+
 // Lists one memory benchmark and nothing of any other family; measures nothing.
 const char* kMemoryOnlyMicro = R"(#!/bin/sh
 for arg in "$@"; do
@@ -98,7 +125,7 @@ TEST_F(RunBenchmarks, ACrashedFamilyKeepsWhatFinishedAndFailsWhatItNeverReached)
   EXPECT_EQ(family->advice, advice_for_failure(FailureKind::ChildCrashed));
   const Failure* unreached = failure_of(document, "memory/copy/1GiB/gpu0");
   ASSERT_NE(unreached, nullptr) << "the benchmark the crash cut off has a failure of its own";
-  EXPECT_EQ(unreached->reason, "not measured: memory failed");
+  EXPECT_EQ(unreached->reason, "not measured: memory was ended by signal Segmentation fault before reaching it");
   EXPECT_EQ(unreached->kind, FailureKind::ChildCrashed) << "its cause's kind";
   EXPECT_EQ(failure_of(document, "memory/triad/1GiB/gpu0"), nullptr) << "a finished benchmark is not failed";
 
@@ -116,6 +143,41 @@ TEST_F(RunBenchmarks, ACrashedFamilyKeepsWhatFinishedAndFailsWhatItNeverReached)
   for (std::string line; std::getline(listed, line);) ++listings;
   EXPECT_EQ(listings, environments.size());
   EXPECT_LT(listings, variants);
+}
+
+// A child killed mid-family: each benchmark it never reached is failed on its own, naming the family and the cause,
+// and the families before and after it keep what they measured. Several such failures are recorded one after
+// another (each an append to document.failures), which once left all but the first naming no family.
+TEST_F(RunBenchmarks, AChildKilledMidFamilyFailsEachLostBenchmarkWithItsFamilyAndCause) {
+  RunOptions options = options_with_stand_in(kKilledMidGemmMicro);
+  options.filter = "^(memory|gemm|launch)/";
+  const std::atomic<bool> stop{false};
+  ResultsDocument document;
+  run_benchmarks(options, {}, nullptr, RunObserver{}, stop, document);
+
+  std::set<std::string> measured;
+  for (const Metric& m : document.metrics) measured.insert(m.benchmark);
+  EXPECT_EQ(measured, (std::set<std::string>{"memory/triad/1GiB/gpu0", "memory/copy/1GiB/gpu0",
+                                             "gemm/bf16/8192x8192x8192/gpu0", "launch/graph/100/gpu0"}))
+      << "what finished before the kill, and the families around it, are kept";
+  std::map<std::string, std::string> status;
+  for (const FamilyRun& run : document.families) status[run.family] = run.status;
+  EXPECT_EQ(status, (std::map<std::string, std::string>{{"memory", "ok"}, {"gemm", "crashed"}, {"launch", "ok"}}));
+
+  const Failure* crash = failure_of(document, "gemm");
+  ASSERT_NE(crash, nullptr);
+  EXPECT_EQ(crash->family, "gemm");
+  EXPECT_NE(crash->reason.find("Killed"), std::string::npos) << crash->reason;
+  for (const char* lost :
+       {"gemm/fp16/8192x8192x8192/gpu0", "gemm/tf32/8192x8192x8192/gpu0", "gemm/fp32/8192x8192x8192/gpu0"}) {
+    const Failure* failure = failure_of(document, lost);
+    ASSERT_NE(failure, nullptr) << lost;
+    EXPECT_EQ(failure->family, "gemm") << lost;
+    EXPECT_EQ(failure->kind, FailureKind::ChildCrashed) << lost;
+    EXPECT_EQ(failure->advice, advice_for_failure(FailureKind::ChildCrashed)) << lost;
+    EXPECT_EQ(failure->reason, "not measured: gemm was ended by signal Killed before reaching it") << lost;
+  }
+  EXPECT_EQ(document.failures.size(), 4u) << "the crash and its three lost benchmarks, nothing of memory or launch";
 }
 
 // --log-dir under folders that do not exist yet: the whole path is made (a single mkdir once left every

@@ -16,6 +16,7 @@
 #include "harness/cli/exit_codes.hpp"
 #include "harness/cli/filter_option.hpp"
 #include "harness/cli/gemm_shapes_option.hpp"
+#include "harness/cli/output_paths.hpp"
 #include "harness/cli/results_destination.hpp"
 #include "harness/environment/fingerprint.hpp"
 #include "harness/report/progress_display.hpp"
@@ -42,6 +43,12 @@ struct RunArguments {
 };
 
 int run_command(const RunArguments& args, const std::atomic<bool>& stop) {
+  // Where it writes is checked first (exit 2), before the GPU (exit 3): a job with a path it cannot write learns
+  // it at once, on any machine, and not from a run whose every family failed to keep its log.
+  refuse_outputs_over_inputs({{"-o", args.destination.output}, {"--log-dir", args.log_dir}}, {});
+  check_results_destination(args.destination);
+  if (!args.log_dir.empty()) check_output_folder("--log-dir", args.log_dir);
+
   std::string nvml_error;
   const std::unique_ptr<NvmlLibrary> nvml = NvmlLibrary::load(&nvml_error);
   const CudaStatus cuda = probe_cuda();

@@ -42,6 +42,8 @@ int stress_command(const StressArguments& args, const CommandState& state) {
   }
   // The copies would fill the pulse load's idle halves, which are the point of it.
   if (args.interconnect && args.mode == "pulse") throw UsageError("--interconnect runs with --mode sustained or power, not pulse");
+  // Checked before the GPU, not found unwritable at the end of a burn-in.
+  check_results_destination(args.destination);
   std::string nvml_error;
   const std::unique_ptr<NvmlLibrary> nvml = NvmlLibrary::load(&nvml_error);
   const CudaStatus cuda = probe_cuda();

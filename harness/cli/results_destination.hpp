@@ -23,4 +23,9 @@ void add_results_destination_options(CLI::App& command, ResultsDestination& dest
 // gpubench-HOST-TIME<suffix>.json. Throws OutputError when the folders cannot be made.
 std::string results_path(const ResultsDestination& destination, const ResultsDocument& document);
 
+// Before the command starts its work (and before it looks for a GPU): that the results file can be written where
+// `destination` puts it (-o's folder, --results-dir's DIR/HOST, or the working directory), making nothing. Throws
+// OutputError naming the option, the path and the reason.
+void check_results_destination(const ResultsDestination& destination);
+
 }  // namespace gpubench

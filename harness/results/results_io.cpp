@@ -217,6 +217,8 @@ std::vector<std::string> json_files_under(const std::string& directory, std::vec
   return files;
 }
 
+std::string write_target(const std::string& path) { return final_target(path).string(); }
+
 void write_text_atomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
   // The text is made before anything touches the disk, so a writer that throws leaves nothing behind.
   std::ostringstream text;

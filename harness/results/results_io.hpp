@@ -43,6 +43,8 @@ std::vector<std::string> json_files_under(const std::string& directory, std::vec
 // renamed over `path`, and the folder fsync'ed. When `path` is a symbolic link the file it points to is
 // replaced and the link kept. Nothing is left behind when anything fails. Throws OutputError naming the path.
 void write_text_atomically(const std::string& path, const std::function<void(std::ostream&)>& write);
+// The file write_text_atomically replaces for `path`: `path`, or where its symbolic links lead.
+std::string write_target(const std::string& path);
 void write_json_atomically(const nlohmann::json& json, const std::string& path);
 
 }  // namespace gpubench

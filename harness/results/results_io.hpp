@@ -13,8 +13,11 @@ namespace gpubench {
 
 // Limits on what a reader accepts, so that a damaged or hostile file is an InputError, not a crash or a hang.
 // Nesting: gpubench documents nest 6 deep; nlohmann/json copies and prints recursively, so 100,000 nested
-// arrays overflow the stack. Size: a stress run keeps one telemetry row per GPU per second (about 150 bytes
-// as written), so a week on 8 GPUs is about 0.7 GiB; the parsed document takes a few times its text.
+// arrays overflow the stack. Size: a stress run of any length writes at most about 24 MB a GPU (its last day of
+// telemetry as read, earlier days in buckets: harness/stress/bounded_series.hpp), so a month on 8 GPUs is 187 MB,
+// which show and report read within 620 MiB (the parsed document takes a few times its text). The limit stays
+// above that for the documents of older versions, which kept every reading (about 150 bytes each): a week on
+// 8 GPUs, 0.7 GiB.
 inline constexpr int kDeepestJsonNesting = 64;
 inline constexpr std::size_t kLargestJsonFile = std::size_t{1} << 30;
 

@@ -1,22 +1,113 @@
 #include "harness/stress/stress_document.hpp"
 
+#include <algorithm>
+
 #include "harness/results/clock_events.hpp"
 #include "harness/results/failure_advice.hpp"
+#include "harness/stress/bounded_series.hpp"
 
 namespace gpubench {
 namespace {
 
 using nlohmann::json;
 
-json telemetry_series(const std::vector<StressSample>& samples) {
+// The lowest, mean and highest of a column's readable values (NVML's -1 marks one it could not read) in a bucket;
+// -1 for each when none was readable.
+void add_spread(json& row, const std::vector<StressSample>& samples, const Bucket& bucket,
+                double StressSample::*column) {
+  double low = -1, high = -1, sum = 0;
+  std::size_t readable = 0;
+  for (std::size_t i = bucket.begin; i < bucket.end; ++i) {
+    const double value = samples[i].*column;
+    if (value < 0) continue;
+    low = readable == 0 ? value : std::min(low, value);
+    high = readable == 0 ? value : std::max(high, value);
+    sum += value;
+    ++readable;
+  }
+  row.push_back(readable == 0 ? -1.0 : sum / static_cast<double>(readable));
+  row.push_back(low);
+  row.push_back(high);
+}
+
+// The last readable value of a column in a bucket (the ECC counts only grow), -1 when none was readable.
+double last_readable(const std::vector<StressSample>& samples, const Bucket& bucket, double StressSample::*column) {
+  for (std::size_t i = bucket.end; i > bucket.begin; --i) {
+    if (samples[i - 1].*column >= 0) return samples[i - 1].*column;
+  }
+  return -1;
+}
+
+// The readings before the recent ones, a row per bucket (bounded_series.hpp): its start, length and number of
+// readings; each quantity's mean under the reading's column name, its lowest and highest beside it; every
+// clock-event reason seen; the ECC counts at its end.
+json telemetry_buckets(const std::vector<StressSample>& samples, const std::vector<Bucket>& buckets) {
   json rows = json::array();
-  for (const StressSample& s : samples) {
+  for (const Bucket& bucket : buckets) {
+    json row = {bucket.start_s, bucket.span_s, bucket.end - bucket.begin};
+    for (double StressSample::*column : {&StressSample::temperature_c, &StressSample::power_w,
+                                         &StressSample::sm_clock_mhz, &StressSample::memory_clock_mhz}) {
+      add_spread(row, samples, bucket, column);
+    }
+    std::uint64_t reasons = 0;
+    for (std::size_t i = bucket.begin; i < bucket.end; ++i) reasons |= samples[i].clock_event_reasons;
+    row.push_back(reasons);
+    row.push_back(last_readable(samples, bucket, &StressSample::ecc_corrected));
+    row.push_back(last_readable(samples, bucket, &StressSample::ecc_uncorrected));
+    rows.push_back(std::move(row));
+  }
+  return {{"columns", {"t_s", "span_s", "readings", "temperature_c", "temperature_c_min", "temperature_c_max",
+                       "power_w", "power_w_min", "power_w_max", "sm_clock_mhz", "sm_clock_mhz_min", "sm_clock_mhz_max",
+                       "memory_clock_mhz", "memory_clock_mhz_min", "memory_clock_mhz_max", "clock_event_reasons",
+                       "ecc_corrected", "ecc_uncorrected"}},
+          {"samples", rows}};
+}
+
+json telemetry_series(const std::vector<StressSample>& samples) {
+  std::vector<double> times;
+  for (const StressSample& s : samples) times.push_back(s.t);
+  const BoundedLayout layout = bounded_layout(times);
+  json rows = json::array();
+  for (std::size_t i = layout.first_recent; i < samples.size(); ++i) {
+    const StressSample& s = samples[i];
     rows.push_back({s.t, s.temperature_c, s.power_w, s.sm_clock_mhz, s.memory_clock_mhz, s.clock_event_reasons,
                     s.ecc_corrected, s.ecc_uncorrected});
   }
-  return {{"columns", {"t_s", "temperature_c", "power_w", "sm_clock_mhz", "memory_clock_mhz", "clock_event_reasons",
-                       "ecc_corrected", "ecc_uncorrected"}},
-          {"samples", rows}};
+  json series = {{"columns", {"t_s", "temperature_c", "power_w", "sm_clock_mhz", "memory_clock_mhz",
+                              "clock_event_reasons", "ecc_corrected", "ecc_uncorrected"}},
+                 {"samples", rows}};
+  if (!layout.buckets.empty()) series["buckets"] = telemetry_buckets(samples, layout.buckets);
+  return series;
+}
+
+// The windows as the document keeps them (bounded_series.hpp): the earlier ones a window per bucket, from the first
+// one's start to the last one's end, with their throughput (weighted by each window's length), how many they were
+// and the lowest and highest of them.
+json bounded_windows(const std::vector<StressWindow>& windows) {
+  std::vector<double> starts;
+  for (const StressWindow& w : windows) starts.push_back(w.start_s);
+  const BoundedLayout layout = bounded_layout(starts);
+  json kept = json::array();
+  for (const Bucket& bucket : layout.buckets) {
+    double work = 0, seconds = 0, sum = 0;
+    double low = windows[bucket.begin].tflops, high = low;
+    for (std::size_t i = bucket.begin; i < bucket.end; ++i) {
+      const StressWindow& w = windows[i];
+      work += w.tflops * std::max(0.0, w.end_s - w.start_s);
+      seconds += std::max(0.0, w.end_s - w.start_s);
+      sum += w.tflops;
+      low = std::min(low, w.tflops);
+      high = std::max(high, w.tflops);
+    }
+    const std::size_t count = bucket.end - bucket.begin;
+    kept.push_back({{"start_s", windows[bucket.begin].start_s}, {"end_s", windows[bucket.end - 1].end_s},
+                    {"tflops", seconds > 0 ? work / seconds : sum / static_cast<double>(count)}, {"windows", count},
+                    {"min_tflops", low}, {"max_tflops", high}});
+  }
+  for (std::size_t i = layout.first_recent; i < windows.size(); ++i) {
+    kept.push_back({{"start_s", windows[i].start_s}, {"end_s", windows[i].end_s}, {"tflops", windows[i].tflops}});
+  }
+  return kept;
 }
 
 // What each mode ran, for the section's "load".
@@ -103,12 +194,10 @@ void add_stress_to_document(const std::vector<GpuStressRecord>& gpus, const std:
   for (std::size_t g = 0; g < gpus.size(); ++g) {
     const GpuStressRecord& gpu = gpus[g];
     const GpuStressVerdict& v = verdicts[g];
-    json windows = json::array();
+    // The throughput figure's samples are the windows as the document keeps them, so that the two agree.
+    const json windows = bounded_windows(gpu.windows);
     std::vector<double> rates;
-    for (const StressWindow& w : gpu.windows) {
-      windows.push_back({{"start_s", w.start_s}, {"end_s", w.end_s}, {"tflops", w.tflops}});
-      rates.push_back(w.tflops);
-    }
+    for (const json& w : windows) rates.push_back(w.at("tflops").get<double>());
     json findings = json::array();
     for (const StressFinding& f : v.findings) findings.push_back({{"check", f.check}, {"severity", f.severity}, {"message", f.message}});
     per_gpu.push_back({{"index", gpu.index},
@@ -142,24 +231,30 @@ void add_stress_to_document(const std::vector<GpuStressRecord>& gpus, const std:
     const std::string benchmark = prefix + "/gemm_bf16/8192/" + gpu_segment;
     if (!rates.empty() && gpu.mode != StressMode::Pulse) document.metrics.push_back(stress_metric(gpu, benchmark, "tflops", "TFLOP/s", rates));
     // What power the load reached, as a share of the limit, so that nightly history and Prometheus can follow it.
-    // Its samples are the power readings the verdict judged (after the warm-up, the last seconds left out).
+    // Its samples are the power readings the verdict judged (after the warm-up, the last seconds left out), those
+    // of a run longer than a day as bounded_series.hpp keeps them.
     if (gpu.mode == StressMode::Power && v.power.judged && v.power.limit_w > 0) {
-      std::vector<double> shares;
+      std::vector<double> times, shares;
       for (const StressSample& s : steady_samples(gpu.telemetry, limits)) {
-        if (s.power_w >= 0) shares.push_back(100 * s.power_w / v.power.limit_w);
+        if (s.power_w < 0) continue;
+        times.push_back(s.t);
+        shares.push_back(100 * s.power_w / v.power.limit_w);
       }
-      document.metrics.push_back(stress_metric(gpu, prefix + "/power_target/" + gpu_segment, "share_of_power_limit", "%", shares));
+      document.metrics.push_back(stress_metric(gpu, prefix + "/power_target/" + gpu_segment, "share_of_power_limit",
+                                               "%", bounded_values(times, shares)));
     }
-    // Each pulse period's verified bursts: a figure per period, its samples the bursts.
+    // Each pulse period's verified bursts: a figure per period, its samples the bursts (bounded as above).
     if (gpu.mode == StressMode::Pulse) {
       for (const PulsePeriodResult& period : v.pulse.periods) {
-        std::vector<double> bursts;
+        std::vector<double> times, bursts;
         for (const PulseBurst& b : gpu.bursts) {
-          if (b.period_ms == period.period_ms) bursts.push_back(b.tflops);
+          if (b.period_ms != period.period_ms) continue;
+          times.push_back(b.t);
+          bursts.push_back(b.tflops);
         }
         if (bursts.empty()) continue;
         document.metrics.push_back(stress_metric(gpu, prefix + "/gemm_bf16/8192/" + period_segment(period.period_ms) + "/" + gpu_segment,
-                                                 "burst_tflops", "TFLOP/s", bursts));
+                                                 "burst_tflops", "TFLOP/s", bounded_values(times, bursts)));
       }
     }
     for (const StressFinding& f : v.findings) {

@@ -1,8 +1,9 @@
 #pragma once
 // A stress run in a results document: per GPU a TFLOP/s metric (one sample per window), a failure for each
 // failing finding (so `gpubench check` fails the run too), and the "stress" section with the telemetry time
-// series, windows, counts and verdicts. The first run of a document is its "stress" section; each later one (the
-// power and pulse loads of `acceptance --level standard`) is appended to that section's "phases", in the same shape.
+// series, windows, counts and verdicts (a run longer than a day keeps its series bounded: bounded_series.hpp). The
+// first run of a document is its "stress" section; each later one (the power and pulse loads of `acceptance --level
+// standard`) is appended to that section's "phases", in the same shape.
 #include "harness/results/results_document.hpp"
 #include "harness/stress/stress_rules.hpp"
 

@@ -62,6 +62,23 @@ std::unique_ptr<InterconnectPlan> set_up_interconnect(const StressOptions& optio
   }
 }
 
+// What the live display is given of a record: all but its series, and their last entries. Copying the series whole
+// each second would cost a long run more each second (a month on eight GPUs holds over a gigabyte of readings).
+// They are moved aside while the rest is copied, and back.
+GpuStressRecord latest_of(GpuStressRecord& record) {
+  std::vector<StressSample> telemetry = std::move(record.telemetry);
+  std::vector<StressWindow> windows = std::move(record.windows);
+  std::vector<PulseBurst> bursts = std::move(record.bursts);
+  GpuStressRecord latest = record;
+  record.telemetry = std::move(telemetry);
+  record.windows = std::move(windows);
+  record.bursts = std::move(bursts);
+  if (!record.telemetry.empty()) latest.telemetry.push_back(record.telemetry.back());
+  if (!record.windows.empty()) latest.windows.push_back(record.windows.back());
+  if (!record.bursts.empty()) latest.bursts.push_back(record.bursts.back());
+  return latest;
+}
+
 }  // namespace
 
 std::vector<GpuStressRecord> run_stress(const StressOptions& options, const NvmlLibrary* nvml,
@@ -145,7 +162,7 @@ std::vector<GpuStressRecord> run_stress(const StressOptions& options, const Nvml
         std::vector<GpuStressRecord> snapshot;
         {
           std::lock_guard<std::mutex> lock(mutex);
-          snapshot = records;
+          for (GpuStressRecord& record : records) snapshot.push_back(latest_of(record));
         }
         progress(t, snapshot);
       }

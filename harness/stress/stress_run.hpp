@@ -28,7 +28,8 @@ struct StressOptions {
   std::string inject_fault;  // test-only: "gemm" flips one bit in one GEMM result, "memory" one memory word
 };
 
-// Called about once a second from the telemetry thread with every GPU's record so far (for a live display).
+// Called about once a second from the telemetry thread with every GPU's record so far, its telemetry, windows and
+// bursts cut to their last entry (for a live display).
 using StressProgress = std::function<void(double elapsed_s, const std::vector<GpuStressRecord>& so_far)>;
 
 std::vector<GpuStressRecord> run_stress(const StressOptions& options, const NvmlLibrary* nvml,

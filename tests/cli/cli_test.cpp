@@ -504,5 +504,42 @@ TEST(Cli, ResultsDirAndOutputAreOneOrTheOther) {
   }
 }
 
+// The version header names the git revision that every results document records (run.git_revision, which
+// `check --prometheus` labels its figures with) and --version prints. It was "unknown" wherever git refused the
+// checkout: one owned by another user than the one building (git 2.35.2 on: a container or CI job building a
+// checkout mounted from the host). A tree git cannot read says "unknown", with the reason, unless
+// GPUBENCH_GIT_REVISION names the revision.
+TEST(VersionHeader, NamesTheRevisionOfACheckoutOwnedByAnotherUser) {
+  const std::string source = std::string(GPUBENCH_TEST_DATA) + "/../..";
+  const std::string cmake = find_program("cmake");
+  const std::string git = find_program("git");
+  ASSERT_FALSE(cmake.empty() || git.empty()) << "cmake and git build gpubench";
+  const std::string folder = "/tmp/gpubench-version-header-" + std::to_string(getpid());
+  ASSERT_EQ(std::system(("rm -rf " + folder + " && mkdir -p " + folder + "/plain " + folder + "/repo").c_str()), 0);
+  const auto header_for = [&](const std::string& tree, std::map<std::string, std::string> env) {
+    const Outcome o = run({cmake, "-DSOURCE_DIR=" + tree, "-DINPUT=" + source + "/harness/version.hpp.in",
+                           "-DOUTPUT=" + folder + "/version.hpp", "-DPROJECT_VERSION=0.1.0", "-P",
+                           source + "/cmake/WriteVersionHeader.cmake"},
+                          std::move(env));
+    EXPECT_EQ(o.exit_code, 0) << o.out << o.err;
+    const std::string header = slurp(folder + "/version.hpp");
+    const std::size_t start = header.find("kGitRevision = \"") + 16;
+    return std::make_pair(header.substr(start, header.find('"', start) - start), o.out);
+  };
+  const auto [unknown, why] = header_for(folder + "/plain", {{"GPUBENCH_GIT_REVISION", ""}});
+  EXPECT_EQ(unknown, "unknown");
+  EXPECT_NE(why.find("not a git repository"), std::string::npos) << "the build says why: " << why;
+  EXPECT_EQ(header_for(folder + "/plain", {{"GPUBENCH_GIT_REVISION", "1b2565acc8ea"}}).first, "1b2565acc8ea");
+  if (geteuid() != 0) GTEST_SKIP() << "a checkout owned by another user needs root to make";
+  ASSERT_EQ(std::system(("cd " + folder + "/repo && git init -q && git -c user.name=t -c user.email=t@t commit -q "
+                         "--allow-empty -m t && chown -R 65534 .").c_str()),
+            0);
+  const Outcome head = run({git, "-c", "safe.directory=*", "-C", folder + "/repo", "rev-parse", "--short=12", "HEAD"});
+  ASSERT_EQ(head.exit_code, 0) << head.err;
+  EXPECT_NE(run({git, "-C", folder + "/repo", "rev-parse", "HEAD"}).exit_code, 0) << "git refuses it, as it did";
+  EXPECT_EQ(header_for(folder + "/repo", {{"GPUBENCH_GIT_REVISION", ""}}).first, head.out.substr(0, 12));
+  std::system(("rm -rf " + folder).c_str());
+}
+
 }  // namespace
 }  // namespace gpubench

@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <memory>
 
@@ -23,6 +24,7 @@
 #include "harness/report/markdown_report.hpp"
 #include "harness/report/prometheus_report.hpp"
 #include "harness/results/input_error.hpp"
+#include "harness/results/output_error.hpp"
 #include "harness/results/results_io.hpp"
 #include "harness/runner/micro_listing.hpp"
 #include "harness/runner/remeasure.hpp"
@@ -38,6 +40,11 @@ bool no_color_requested() {
   return value != nullptr && *value != '\0';
 }
 
+// Where a new baseline for `where` (a baseline file or a folder of them) would go: the folder, or the file's own.
+std::filesystem::path baseline_folder(const std::string& where) {
+  return std::filesystem::is_directory(where) ? std::filesystem::path(where) : std::filesystem::path(where).parent_path();
+}
+
 struct CheckArguments {
   std::vector<std::string> results;
   std::string baseline;
@@ -46,6 +53,7 @@ struct CheckArguments {
   bool json = false;
   std::string json_file;
   bool no_colour = false;
+  bool all = false;  // every figure in the terminal's table, not only those that need a person
   std::string junit;
   std::string markdown;
   std::string prometheus;
@@ -56,7 +64,17 @@ struct CheckArguments {
 int fleet_command(const CheckArguments& args, const std::atomic<bool>& stop) {
   if (args.results.size() < 2) throw UsageError("--fleet needs the results of two or more nodes");
   refuse_outputs_over_inputs({{"--json-file", args.json_file}}, args.results);
-  const FleetReport report = analyse_fleet(load_results_files(args.results, stop));
+  const std::vector<SourcedResults> runs = load_results_files(args.results, stop);
+  // The node kind's baseline lends the fleet its rules: which figures gate, their tolerance and run-to-run spread.
+  const MachineKind kind = machine_kind_of(runs.front().results, runs.front().path);
+  const std::string where = args.baseline.empty() ? default_baseline_location() : args.baseline;
+  const bool optional = args.baseline.empty() && !std::filesystem::exists(where);
+  const BaselineChoice choice = optional ? BaselineChoice{} : choose_baseline(kind, where);
+  if (choice.path.empty()) {
+    std::cerr << "gpubench: check: no baseline of " << describe(kind) << " in " << where << " to say which figures "
+              << "gate and how much they move between runs: the fleet's own spread judges\n";
+  }
+  const FleetReport report = analyse_fleet(runs, choice.path.empty() ? nullptr : &choice.baseline);
   if (!args.json_file.empty()) write_json_atomically(fleet_json(report), args.json_file);
   if (args.json) {
     std::cout << fleet_json(report).dump(2) << "\n";
@@ -98,7 +116,7 @@ int check_command(const CheckArguments& args, const std::atomic<bool>& stop) {
   if (args.fleet) {
     if (args.confirm > 0) throw UsageError("--confirm re-measures one run's suspects; it does not apply to --fleet");
     // Each of these judges one run against a reference; the fleet has none, so they are refused, not ignored.
-    for (const auto& [option, value] : {std::pair{"--against", &args.against}, std::pair{"--baseline", &args.baseline},
+    for (const auto& [option, value] : {std::pair{"--against", &args.against},
                                         std::pair{"--junit", &args.junit}, std::pair{"--markdown", &args.markdown},
                                         std::pair{"--prometheus", &args.prometheus}, std::pair{"--log-dir", &args.log_dir}}) {
       if (!value->empty()) throw UsageError(std::string(option) + " does not apply to --fleet (use --json or --json-file for a machine-readable report)");
@@ -133,8 +151,9 @@ int check_command(const CheckArguments& args, const std::atomic<bool>& stop) {
       std::string considered;
       for (const std::string& c : choice.considered) considered += "\n  " + c;
       throw InputError(where, "", "no baseline for " + describe(kind) + (considered.empty() ? " (no baseline files there)" : "; considered:" + considered),
-                       "make one with `gpubench baseline create RUN1.json RUN2.json RUN3.json -o " + where + "/" +
-                           baseline_file_name(kind) + "`, or check against another run with --against");
+                       "make one with `gpubench baseline create RUN1.json ... RUN10.json -o " +
+                           (baseline_folder(where) / baseline_file_name(kind)).string() +
+                           "`, or check against another run with --against");
     }
     baseline = std::move(choice.baseline);
     baseline_path = choice.path;
@@ -147,16 +166,42 @@ int check_command(const CheckArguments& args, const std::atomic<bool>& stop) {
   if (!args.against.empty()) report.rules_path = choice.path;
   if (args.confirm > 0) confirm_suspects(report, results, path, args, stop);
   apply_confirmations(report, results);
-  if (!args.json_file.empty()) write_json_atomically(check_json(report), args.json_file);
-  if (!args.junit.empty()) write_text_atomically(args.junit, [&](std::ostream& out) { write_junit(verdict_list(report, results.run), out); });
-  if (!args.markdown.empty()) write_text_atomically(args.markdown, [&](std::ostream& out) { write_check_markdown(report, out); });
-  if (!args.prometheus.empty()) write_text_atomically(args.prometheus, [&](std::ostream& out) { write_check_prometheus(report, results, out); });
+  // Each output is written whatever became of the others, and the verdict is printed: an output that cannot be
+  // written (a nightly job's reports/ folder not made yet) must not hide a regression. Its folder is made first.
+  std::vector<std::string> unwritten;
+  const auto write_output = [&](const std::string& output, const std::function<void(const std::string&)>& write) {
+    if (output.empty()) return;
+    try {
+      const std::filesystem::path folder = std::filesystem::path(output).parent_path();
+      std::error_code ignored;  // a folder that cannot be made shows as the write's own error, naming the path
+      if (!folder.empty()) std::filesystem::create_directories(folder, ignored);
+      write(output);
+    } catch (const OutputError& error) {
+      unwritten.push_back(error.what());
+    }
+  };
+  write_output(args.json_file, [&](const std::string& to) { write_json_atomically(check_json(report), to); });
+  write_output(args.junit, [&](const std::string& to) {
+    write_text_atomically(to, [&](std::ostream& out) { write_junit(verdict_list(report, results.run), out); });
+  });
+  write_output(args.markdown, [&](const std::string& to) {
+    write_text_atomically(to, [&](std::ostream& out) { write_check_markdown(report, out); });
+  });
+  write_output(args.prometheus, [&](const std::string& to) {
+    write_text_atomically(to, [&](std::ostream& out) { write_check_prometheus(report, results, out); });
+  });
   if (args.json) {
     std::cout << check_json(report).dump(2) << "\n";
   } else {
-    print_check_console(report, std::cout, !args.no_colour && !no_color_requested() && isatty(STDOUT_FILENO));
+    print_check_console(report, std::cout, !args.no_colour && !no_color_requested() && isatty(STDOUT_FILENO),
+                        args.all);
   }
-  return report.passed() ? kExitOk : kExitFailed;
+  const int verdict = report.passed() ? kExitOk : kExitFailed;
+  if (unwritten.empty()) return verdict;
+  for (const std::string& why : unwritten) std::cerr << "gpubench: check: " << why << "\n";
+  std::cerr << "gpubench: check: exit 2 for the output(s) not written; the verdict above is "
+            << (verdict == kExitOk ? "PASS (exit 0" : "FAIL (exit 1") << " when every output is written)\n";
+  return kExitUsage;
 }
 
 }  // namespace
@@ -177,6 +222,9 @@ void add_check_command(CLI::App& app, CommandState& state) {
   check->add_flag("--json", args->json, "print JSON instead of the table");
   check->add_option("--json-file", args->json_file, "also write the JSON to this file");
   check->add_flag("--no-color", args->no_colour, "no colour even on a terminal (as does a non-empty NO_COLOR)");
+  check->add_flag("--all", args->all,
+                  "list every figure with its whole reason (by default the table holds what needs a person: "
+                  "failed, regression, noisy, missing, improved)");
   check->add_option("--junit", args->junit, "also write JUnit XML (one test case per metric)");
   check->add_option("--markdown", args->markdown, "also write a Markdown summary");
   check->add_option("--prometheus", args->prometheus, "also write a node_exporter textfile");

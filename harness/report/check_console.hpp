@@ -6,9 +6,10 @@
 
 namespace gpubench {
 
-// Colour (red regressions and failures, yellow noisy/missing, green passes) when `colour`. The summary line counts
-// every verdict, informational (not gating) among them, and never reads a plain PASS while a figure that decides
-// acceptance was not judged: those are listed beneath it, each with the reason.
-void print_check_console(const CheckReport& report, std::ostream& out, bool colour);
+// The figures that need a person (failed, regression, noisy, missing, improved), each reason cut to fit a terminal,
+// then the summary, which counts every verdict and never reads a plain PASS while a figure that decides acceptance was
+// not judged: those are listed beneath it. `every_figure` lists every verdict with its whole reason. Colour (red
+// regressions and failures, yellow noisy/missing, green passes) when `colour`.
+void print_check_console(const CheckReport& report, std::ostream& out, bool colour, bool every_figure = false);
 
 }  // namespace gpubench

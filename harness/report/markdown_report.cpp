@@ -1,6 +1,7 @@
 #include "harness/report/markdown_report.hpp"
 
 #include "harness/baseline/machine_kind.hpp"
+#include "harness/report/change_text.hpp"
 #include "harness/report/escaped_text.hpp"
 #include "harness/report/figure_text.hpp"
 #include "harness/report/show_cell_text.hpp"
@@ -28,6 +29,10 @@ void write_check_markdown(const CheckReport& report, std::ostream& out) {
       << report.count(VerdictKind::Noisy) << " noisy, " << report.count(VerdictKind::Missing) << " missing, "
       << report.count(VerdictKind::Informational) << " informational (not gating), "
       << report.count(VerdictKind::Improvement) << " improved, " << report.count(VerdictKind::Pass) << " passed.\n\n";
+  if (report.left_out_by_filter > 0) {
+    out << report.left_out_by_filter << " of the baseline's figures were left out by the run's own `--filter "
+        << markdown_cell(report.run_filter) << "`.\n\n";
+  }
   if (!report.unjudged_deciding.empty()) {
     out << "**" << report.unjudged_deciding.size() << " figures that decide acceptance could not be judged** (no "
         << "baseline gates them, so they pass whatever they measured):\n\n";
@@ -41,7 +46,7 @@ void write_check_markdown(const CheckReport& report, std::ostream& out) {
   for (const MetricVerdict& v : report.verdicts) {
     out << "| " << to_string(v.kind) << " | `" << markdown_cell(v.id) << "` | " << (v.value ? six_digits(*v.value) : "") << " | "
         << (v.expected ? six_digits(*v.expected) : "") << " | " << markdown_cell(v.unit) << " | "
-        << (v.value && v.expected ? six_digits(100 * v.change) + " %" : "") << " | "
+        << change_text(v) << " | "
         << (v.tolerance > 0 ? six_digits(100 * v.tolerance) + " %" : "") << " | " << markdown_cell(v.reason) << " | "
         << markdown_cell(v.judged_by) << " |\n";
   }

@@ -9,5 +9,8 @@ namespace gpubench {
 
 std::vector<std::string> clock_event_names(std::uint64_t reasons);
 bool is_throttling(std::uint64_t reasons);
+// A slowdown that says something about the card or its cooling (thermal, hardware slowdown, power brake), not the
+// power cap, which every sustained load of a power-capped GPU reaches by design.
+bool is_slowdown(std::uint64_t reasons);
 
 }  // namespace gpubench

@@ -8,12 +8,14 @@
 #include "benchmarks/catalogue.hpp"
 #include "benchmarks/common/metric_id.hpp"
 #include "harness/baseline/gating.hpp"
+#include "harness/baseline/gpu_model_fallback.hpp"
 #include "harness/baseline/machine_kind.hpp"
 #include "harness/baseline/node_bound_gating.hpp"
+#include "harness/results/clock_events.hpp"
 #include "harness/results/id_pattern.hpp"
 #include "harness/results/input_error.hpp"
 #include "harness/results/statistics.hpp"
-#include "harness/baseline/gpu_model_fallback.hpp"
+#include "harness/verdict/run_filter.hpp"
 
 namespace gpubench {
 namespace {
@@ -106,7 +108,7 @@ MetricVerdict judge_metric(const Metric& measured, const std::string& id, const 
     v.reason = moved + ": past the tolerance, but noise alone could move it " + percent(v.noise).substr(1) +
                (v.worse ? kMeasureAgainAdvice : "; re-run with more --repetitions");
   }
-  if (measured.throttled) v.reason += " [measured while throttled]";
+  if (is_slowdown(measured.clock_event_reasons)) v.reason += " [measured during a thermal or hardware slowdown]";
   return v;
 }
 
@@ -126,6 +128,24 @@ CheckReport check_against_baseline(const ResultsDocument& results, const std::st
   for (const Skip& s : results.skipped) skipped[s.benchmark] = &s;
   std::set<std::string> failures_reported;
   report.baseline_made_here = made_on_this_node(baseline, gpu_uuids_of(results.environment));
+  // Either file may be damaged or hand-written: a version that is not a string is not compared.
+  const auto version_in = [](const nlohmann::json& versions, const char* library) {
+    const bool has = versions.is_object() && versions.contains(library) && versions[library].is_string();
+    return has ? versions[library].get<std::string>() : std::string();
+  };
+  const nlohmann::json no_versions = nlohmann::json::object();
+  const nlohmann::json& run_versions =
+      results.environment.is_object() && results.environment.contains("versions") ? results.environment["versions"]
+                                                                                   : no_versions;
+  for (const char* library : {"driver", "cuda_runtime", "cublas", "nccl"}) {
+    const std::string then = version_in(baseline.recorded_versions, library);
+    const std::string now = version_in(run_versions, library);
+    if (!then.empty() && !now.empty() && then != now) {
+      report.version_changes.push_back(std::string(library) + " " + then + " -> " + now);
+    }
+  }
+  const std::optional<std::string> filter = run_filter(results.run.command_line);
+  if (filter) report.run_filter = *filter;
 
   // The node kind's baseline judges (`expected`, null where it lacks the figure), or where it cannot, for a GPU's own
   // figure, a baseline of the same GPU model.
@@ -183,10 +203,13 @@ CheckReport check_against_baseline(const ResultsDocument& results, const std::st
       v.kind = VerdictKind::Failed;
       v.reason = failure->reason + " (try: " + failure->advice + ")";
       failures_reported.insert(failure->benchmark);
+    } else if (filter && !skipped.count(benchmark) && left_out_by_filter(*filter, id)) {
+      ++report.left_out_by_filter;
+      continue;
     } else {
       v.kind = VerdictKind::Missing;
       v.reason = skipped.count(benchmark) ? "skipped: " + skipped[benchmark]->reason
-                                          : "in the baseline but not measured (filtered out, or a different suite)";
+                                          : "in the baseline but not measured (a different suite, or not run)";
     }
     report.verdicts.push_back(v);
   }

@@ -64,6 +64,10 @@ struct CheckReport {
   bool baseline_made_here = false;  // one of the baseline's runs used a GPU of this run (node_bound_gating.hpp)
   std::vector<MetricVerdict> verdicts;  // worst first
   std::vector<UnjudgedFigure> unjudged_deciding;  // in the order of `verdicts`
+  std::string run_filter;      // the run's own --filter, "" when it had none (run_filter.hpp)
+  int left_out_by_filter = 0;  // the baseline's figures that filter left out: counted, not listed as missing
+  // What differs between the baseline's driver, CUDA, cuBLAS and NCCL and the run's: "driver 570.1 -> 580.2".
+  std::vector<std::string> version_changes;
   bool passed() const;
   int count(VerdictKind kind) const;
 };

@@ -48,7 +48,13 @@ TEST(Gating, FewRunsWidenTheBandPastTheTolerance) {
             "run-to-run spread 0.5 % over 3 runs: noise alone moves it up to 11 %, over 1.5 x its 3 % tolerance");
 }
 
-TEST(Gating, AOneRunBaselineGatesForAnExplicitAB) { EXPECT_EQ(why_not_gating(metric(0.2, 1, 0.03)), ""); }
+// check --against RUN: one run's spread is taken as known (t = 3), and a figure too noisy for its tolerance does not
+// gate against it either: two healthy runs of one H200 differed by 16 % on a pageable copy.
+TEST(Gating, OneRunGatesByItsKnownSpreadLikeAnyBaseline) {
+  EXPECT_EQ(why_not_gating(metric(0.002, 1, 0.03)), "") << "a band of 3 x sqrt(2) x 0.2 %";
+  EXPECT_NE(why_not_gating(metric(0.02, 1, 0.03)).find("over 1 run: noise alone moves it up to 8.5 %"), std::string::npos)
+      << why_not_gating(metric(0.02, 1, 0.03));
+}
 
 TEST(Gating, ABaselineThatExpectsZeroDoesNotGate) {
   BaselineMetric m = metric(0, 10, 0.05);

@@ -2,6 +2,7 @@
 #include "harness/verdict/metric_verdict.hpp"
 
 #include <gtest/gtest.h>
+#include <nvml.h>
 
 #include <cmath>
 
@@ -93,10 +94,13 @@ TEST(Verdict, InformationalNeverFailsACheckAndRanksAfterMissing) {
   EXPECT_LT(severity_rank(VerdictKind::Informational), severity_rank(VerdictKind::Improvement));
 }
 
-TEST(Verdict, ThrottlingIsMentioned) {
+TEST(Verdict, AThermalOrHardwareSlowdownIsMentionedAndThePowerCapIsNot) {
   Metric m = measured({90, 90, 90});
   m.throttled = true;
-  EXPECT_NE(judge_metric(m, "m", expected(100, 0.5)).reason.find("throttled"), std::string::npos);
+  m.clock_event_reasons = nvmlClocksEventReasonSwPowerCap;  // every sustained load of a power-capped GPU
+  EXPECT_EQ(judge_metric(m, "m", expected(100, 0.5)).reason.find("slowdown"), std::string::npos);
+  m.clock_event_reasons |= nvmlClocksThrottleReasonHwThermalSlowdown;
+  EXPECT_NE(judge_metric(m, "m", expected(100, 0.5)).reason.find("thermal or hardware slowdown"), std::string::npos);
 }
 
 TEST(Verdict, EveryKindAppearsOnTheDerivedH200Files) {

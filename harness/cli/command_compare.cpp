@@ -2,10 +2,10 @@
 #include <iostream>
 #include <memory>
 
-#include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/exit_codes.hpp"
 #include "harness/cli/filter_option.hpp"
+#include "harness/cli/results_folder.hpp"
 #include "harness/report/comparison.hpp"
 #include "harness/report/comparison_report.hpp"
 
@@ -20,10 +20,13 @@ struct CompareArguments {
 };
 
 int compare_command(const CompareArguments& args, const std::atomic<bool>& stop) {
-  if (args.results.size() < 2) throw UsageError("compare needs two or more results files");
+  const std::vector<SourcedResults> runs = results_named(args.results, "compare", stop);
+  if (runs.size() < 2) {
+    throw UsageError("compare needs two or more runs: give two results files or more, or a folder that holds them");
+  }
   Comparison comparison;
   try {
-    comparison = compare_runs(load_results_files(args.results, stop), args.filter, args.sort);
+    comparison = compare_runs(runs, args.filter, args.sort);
   } catch (const std::invalid_argument& error) {
     throw UsageError(error.what());
   }
@@ -40,7 +43,11 @@ int compare_command(const CompareArguments& args, const std::atomic<bool>& stop)
 void add_compare_command(CLI::App& app, CommandState& state) {
   auto args = std::make_shared<CompareArguments>();
   CLI::App* compare = app.add_subcommand("compare", "show runs side by side, with ratios against the first");
-  compare->add_option("results", args->results, "two or more results files")->required()->check(CLI::ExistingFile);
+  compare->add_option("results", args->results,
+                      "two or more results files, or folders of them (searched with their subfolders; each folder's "
+                      "runs oldest first)")
+      ->required()
+      ->check(CLI::ExistingPath);
   compare->add_option("--filter", args->filter, "only metrics whose id matches this regular expression")
       ->check(kFilterPattern);
   compare->add_option("--sort", args->sort, "metric (by id) or ratio (largest difference first)")->check(CLI::IsMember({"metric", "ratio"}));

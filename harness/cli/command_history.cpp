@@ -6,9 +6,8 @@
 #include "harness/cli/commands.hpp"
 #include "harness/cli/exit_codes.hpp"
 #include "harness/cli/finite_number.hpp"
+#include "harness/cli/results_folder.hpp"
 #include "harness/report/text_table.hpp"
-#include "harness/results/input_error.hpp"
-#include "harness/results/results_io.hpp"
 #include "harness/verdict/history.hpp"
 
 namespace gpubench {
@@ -25,28 +24,7 @@ int history_command(const HistoryArguments& args, const std::atomic<bool>& stop)
   options.significance = args.significance;
   // The directory may also hold baselines or check reports; only results documents make a history. Its subfolders
   // are searched too: `--results-dir` keeps each host's runs in a folder of its own.
-  std::vector<SourcedResults> runs;
-  std::vector<std::string> left_out;
-  const std::vector<std::string> files = json_files_under(args.directory, &left_out);
-  for (const std::string& why : left_out) std::cerr << "gpubench: history: skipping " << why << "\n";
-  for (const std::string& file : files) {
-    if (stop.load()) throw Interrupted();
-    // One unreadable file is named and passed over: a nightly folder keeps its history without it.
-    try {
-      const nlohmann::json document = read_json_file(file);
-      if (document_schema(document, file) != kResultsSchema) {
-        std::cerr << "gpubench: history: skipping " << file << ": not a results document\n";
-        continue;
-      }
-      runs.push_back({file, results_from_json(document, file)});
-    } catch (const InputError& error) {
-      std::cerr << "gpubench: history: skipping " << error.what() << "\n";
-    }
-  }
-  if (runs.empty()) {
-    throw InputError(args.directory, "", "no readable results document in the directory or its subfolders",
-                     "keep the results files of `gpubench run --results-dir DIR` (or `-o`) there");
-  }
+  std::vector<SourcedResults> runs = results_in_folder(args.directory, "history", stop);
   const HistoryReport report = analyse_history(std::move(runs), options);
   bool any_worse = false;
   nlohmann::json changes = nlohmann::json::array();

@@ -1,4 +1,5 @@
-// gpubench list: the families, their benchmarks, and which suites run them.
+// gpubench list: the families, their benchmarks, and which suites run them; the quick suite's by default, as `run`
+// runs it.
 #include <iostream>
 #include <map>
 #include <memory>
@@ -16,11 +17,12 @@ namespace {
 struct ListArguments {
   bool json = false;
   std::string filter;
-  std::string suite = "full";
+  std::string suite = "quick";  // as `run`'s
 };
 
 int list_command(const ListArguments& args) {
   nlohmann::json out = nlohmann::json::array();
+  int families_listed = 0;
   for (const FamilySpec& family : family_catalogue()) {
     if (args.suite == "quick" && !family.in_quick) continue;
     std::vector<std::string> benchmarks;
@@ -31,6 +33,8 @@ int list_command(const ListArguments& args) {
         benchmarks.push_back(std::move(name));
       }
     }
+    if (!args.filter.empty() && benchmarks.empty()) continue;  // a filter shows the families it matches, only
+    ++families_listed;
     const std::vector<std::string> suites = family.in_quick ? std::vector<std::string>{"quick", "full"} : std::vector<std::string>{"full"};
     if (args.json) {
       out.push_back({{"family", family.name}, {"description", family.description}, {"suites", suites},
@@ -41,6 +45,10 @@ int list_command(const ListArguments& args) {
     for (const std::string& name : benchmarks) std::cout << "  " << name << "\n";
   }
   if (args.json) std::cout << out.dump(2) << "\n";
+  if (families_listed == 0) {
+    std::cerr << "gpubench: list: no benchmark of the " << args.suite << " suite matches --filter " << args.filter
+              << (args.suite == "quick" ? " (--suite full lists the full suite's)" : "") << "\n";
+  }
   return 0;
 }
 

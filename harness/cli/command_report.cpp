@@ -3,11 +3,11 @@
 #include <memory>
 
 #include "benchmarks/catalogue.hpp"
-#include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/exit_codes.hpp"
 #include "harness/cli/filter_option.hpp"
 #include "harness/cli/output_paths.hpp"
+#include "harness/cli/results_folder.hpp"
 #include "harness/report/html_report.hpp"
 #include "harness/report/report_charts.hpp"
 #include "harness/results/results_io.hpp"
@@ -28,7 +28,7 @@ int report_command(const ReportArguments& args, const std::atomic<bool>& stop) {
                  "SVG in the page, so that a report needs nothing installed; leave the option out\n";
   }
   refuse_outputs_over_inputs({{"--output", args.output}}, args.results);
-  std::vector<SourcedResults> runs = load_results_files(args.results, stop);
+  std::vector<SourcedResults> runs = results_named(args.results, "report", stop);
   // The headline metrics whose trends are drawn: by default the figures that decide acceptance, the catalogue's
   // choice of what says most about a node in the fewest figures.
   const IdPattern trend(args.trend.empty() ? acceptance_filter(family_catalogue()) : args.trend);
@@ -44,10 +44,11 @@ void add_report_command(CLI::App& app, CommandState& state) {
   CLI::App* report = app.add_subcommand(
       "report", "write one self-contained HTML file of charts: figures against size, GEMM against the peak, GPU pairs "
                 "as heatmaps, stress telemetry, and with several runs the trends of the headline metrics");
-  report->add_option("results", args->results, "one or more results files (gpubench run -o FILE); the last to start is "
-                                               "shown in full, all of them in the trends")
+  report->add_option("results", args->results, "one or more results files (gpubench run -o FILE), or folders of them "
+                                               "(searched with their subfolders); the last to start is shown in full, "
+                                               "all of them in the trends")
       ->required()
-      ->check(CLI::ExistingFile);
+      ->check(CLI::ExistingPath);
   report->add_option("-o,--output", args->output, "the HTML file to write")->required();
   // Retired: accepted with a note, so that a job that still passes it keeps its report; not in --help.
   report->add_option("--chart-js", args->retired_chart_js)->group("");

@@ -91,8 +91,33 @@ TEST(Cli, ListWorksWithoutAGpu) {
   ASSERT_EQ(quick.exit_code, 0) << quick.err;
   EXPECT_NE(quick.out.find("gemm/bf16/8192x8192x8192/gpu0"), std::string::npos) << quick.out;
   EXPECT_EQ(quick.out.find("gemm/bf16/1024x1024x1024/gpu0"), std::string::npos) << quick.out;
-  EXPECT_NE(outcome.out.find("gemm/bf16/1024x1024x1024/gpu0"), std::string::npos) << "the full suite by default";
+  EXPECT_EQ(outcome.out, run({GPUBENCH_BINARY, "list", "--suite", "quick"}, kNoGpu).out) << "the quick suite by default, "
+                                                                                         "as `run` runs it";
+  const Outcome full = run({GPUBENCH_BINARY, "list", "--suite", "full"}, kNoGpu);
+  EXPECT_NE(full.out.find("gemm/bf16/1024x1024x1024/gpu0"), std::string::npos) << full.out;
   EXPECT_EQ(run({GPUBENCH_BINARY, "list", "--suite", "medium"}, kNoGpu).exit_code, 2);
+}
+
+// A filter lists the families that have a benchmark it matches, and no other family's heading; nothing matched is
+// said, not shown as an empty catalogue.
+TEST(Cli, ListWithAFilterShowsOnlyTheFamiliesItMatches) {
+  const Outcome triad = run({GPUBENCH_BINARY, "list", "--filter", "triad"}, kNoGpu);
+  ASSERT_EQ(triad.exit_code, 0) << triad.err;
+  std::vector<std::string> headings;
+  std::istringstream lines(triad.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty() && line[0] != ' ') headings.push_back(line.substr(0, line.find(' ')));
+    if (!line.empty() && line[0] == ' ') EXPECT_NE(line.find("triad"), std::string::npos) << line;
+  }
+  EXPECT_EQ(headings, (std::vector<std::string>{"memory", "blocksize"})) << triad.out;
+  const auto json = nlohmann::json::parse(run({GPUBENCH_BINARY, "list", "--filter", "triad", "--json"}, kNoGpu).out);
+  ASSERT_EQ(json.size(), 2u);
+  EXPECT_EQ(json[1]["family"], "blocksize");
+  const Outcome none = run({GPUBENCH_BINARY, "list", "--filter", "no-such-benchmark"}, kNoGpu);
+  EXPECT_EQ(none.exit_code, 0);
+  EXPECT_EQ(none.out, "");
+  EXPECT_NE(none.err.find("no benchmark of the quick suite matches --filter no-such-benchmark"), std::string::npos)
+      << none.err;
 }
 
 TEST(Cli, EnvWorksWithoutAGpuAndSaysWhy) {

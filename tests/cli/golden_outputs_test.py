@@ -13,6 +13,7 @@ import io
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import unittest
@@ -282,6 +283,44 @@ class CompareQuickRuns(unittest.TestCase):
         same_count = json.loads(run("compare", TWO, LATER, "--json").stdout)
         row = next(r for r in same_count["rows"] if r["metric"] == summed)["against_first"][0]
         self.assertEqual(row["direction"], "same", "two nodes of two GPUs each: compared")
+
+
+class CompareAFolder(TemporaryFolder, unittest.TestCase):
+    """compare, like history, takes a folder: its runs, searched with its subfolders, oldest first; what is not a
+    results document is named and passed over."""
+
+    prefix = "gpubench-compare-folder-"
+
+    def test_a_folder_is_its_runs_oldest_first(self):
+        os.makedirs(os.path.join(self.tmp, "vm"))
+        nights = ["night3.json", "night1.json", "night2.json"]
+        for night in nights:
+            shutil.copy(os.path.join(DATA, "nightly_h200x1", night), os.path.join(self.tmp, "vm", "x-" + night))
+        shutil.copy(os.path.join(DATA, "nightly_h200x1", "baseline.json"), self.tmp)
+        os.makedirs(os.path.join(self.tmp, "vm", "x-night1.json.logs"))
+        self.write("vm/x-night1.json.logs/memory.json", "not JSON: a family's raw output")
+        folder = run("compare", self.tmp, "--json")
+        self.assertEqual(folder.returncode, 0, folder.stderr)
+        self.assertIn("compare: skipping " + os.path.join(self.tmp, "baseline.json") + ": not a results document",
+                      folder.stderr)
+        self.assertNotIn("memory.json", folder.stderr, "runs' log folders are left out, as history leaves them")
+        by_folder = json.loads(folder.stdout)
+        self.assertEqual([os.path.basename(r["path"]) for r in by_folder["runs"]],
+                         ["x-night1.json", "x-night2.json", "x-night3.json"])
+        by_files = json.loads(run("compare", NIGHT1, NIGHT2, "nightly_h200x1/night3.json", "--json").stdout)
+        self.assertEqual(by_folder["rows"], by_files["rows"])
+        self.assertEqual(by_folder["summaries"], by_files["summaries"])
+        mixed = json.loads(run("compare", TWO, os.path.join(self.tmp, "vm"), "--json").stdout)
+        self.assertEqual(len(mixed["runs"]), 4, "a file and a folder: the file first, then the folder's runs")
+        self.assertEqual(mixed["runs"][0]["path"], TWO)
+
+    def test_a_folder_without_a_run_is_refused(self):
+        self.write("b.json", "{}")
+        result = run("compare", self.tmp, TWO)
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertIn("no readable results document in the directory or its subfolders", result.stderr)
+        single = run("compare", os.path.join(DATA, "nightly_h200x1"))
+        self.assertEqual(single.returncode, 0, "a folder of several runs is enough on its own")
 
 
 class ShowRefuses(TemporaryFolder, unittest.TestCase):

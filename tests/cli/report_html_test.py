@@ -257,6 +257,27 @@ class BadInput(unittest.TestCase):
         self.assertNotIn("--chart-js", run("report", "--help").stdout, "retired: not offered any more")
 
 
+class ReportAFolder(unittest.TestCase):
+    """report, like history, takes a folder: every results document under it, what else is there named and passed
+    over."""
+
+    def test_a_folder_of_nights_is_the_nights(self):
+        with tempfile.TemporaryDirectory() as folder:
+            os.makedirs(os.path.join(folder, "vm"))
+            for n in range(1, 11):
+                shutil.copy(os.path.join(DATA, "check", f"healthy_{n}.json"), os.path.join(folder, "vm"))
+            shutil.copy(os.path.join(DATA, "check", "baseline.json"), folder)
+            output = os.path.join(folder, "report.html")
+            result = run("report", folder, "-o", output)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertIn("report: skipping " + os.path.join(folder, "baseline.json") + ": not a results document",
+                          result.stderr)
+            with open(output, encoding="utf-8") as f:
+                page = Page(f.read())
+            self.assertEqual(page.charts, PAGES["healthy_nights"][1], "the trends of the ten nights")
+            self.assertEqual(page.status["data-charts"], page.status["data-expected"])
+
+
 class InBrowser(WithReports):
     def test_every_chart_is_drawn_without_an_error(self):
         for name, (path, charts) in self.pages.items():
@@ -285,6 +306,6 @@ if __name__ == "__main__":
             sys.exit(1 if os.environ.get("CI") else SKIPPED)
         cases = [InBrowser]
     else:
-        cases = [ReportFile, BadInput]
+        cases = [ReportFile, BadInput, ReportAFolder]
     suite = unittest.TestSuite(unittest.defaultTestLoader.loadTestsFromTestCase(case) for case in cases)
     sys.exit(0 if unittest.TextTestRunner(verbosity=2).run(suite).wasSuccessful() else 1)

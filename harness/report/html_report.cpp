@@ -131,7 +131,8 @@ void write_html_report(const ReportPage& page, std::ostream& out) {
     out << "</ul>";
   }
   out << "</div>\n<p>Written by gpubench " << html(kVersion) << " (" << html(kGitRevision) << "), its charts drawn "
-      << "as SVG when it was written.</p>\n</footer>\n<script>\n" << kHtmlReportScript << "</script>\n</body>\n</html>\n";
+      << "as SVG when it was written.</p>\n</footer>\n<script>\n" << kHtmlReportScript
+      << "</script>\n</body>\n</html>\n";
 }
 
 }  // namespace gpubench

@@ -80,7 +80,8 @@ inline ChartAxis x_axis(const ReportChart& chart) {
 
 class Plot {
  public:
-  Plot(const ReportChart& chart, Frame frame) : chart_(chart), frame_(frame), x_(x_axis(chart)), y_(value_axis(chart)) {}
+  Plot(const ReportChart& chart, Frame frame)
+      : chart_(chart), frame_(frame), x_(x_axis(chart)), y_(value_axis(chart)) {}
 
   const ChartAxis& x() const { return x_; }
   const ChartAxis& y() const { return y_; }
@@ -124,9 +125,9 @@ inline void write_grid(const ReportChart& chart, const Plot& plot, std::ostream&
   out << "<g>";
   for (double tick : plot.y().ticks) {
     const std::string y = px(plot.y_at(tick));
-    out << "<line stroke=\"#e6e6e6\" x1=\"" << px(f.left) << "\" x2=\"" << px(f.right) << "\" y1=\"" << y << "\" y2=\"" << y
-        << "\"/><text fill=\"#444\" x=\"" << px(f.left - 6) << "\" y=\"" << y << "\" text-anchor=\"end\" "
-        << "dominant-baseline=\"middle\">" << tick_text(tick) << "</text>";
+    out << "<line stroke=\"#e6e6e6\" x1=\"" << px(f.left) << "\" x2=\"" << px(f.right) << "\" y1=\"" << y
+        << "\" y2=\"" << y << "\"/><text fill=\"#444\" x=\"" << px(f.left - 6) << "\" y=\"" << y
+        << "\" text-anchor=\"end\" dominant-baseline=\"middle\">" << tick_text(tick) << "</text>";
   }
   const auto x_tick = [&](double x, const std::string& label) {
     out << "<line stroke=\"#888\" x1=\"" << px(x) << "\" x2=\"" << px(x) << "\" y1=\"" << px(f.bottom) << "\" y2=\""
@@ -171,7 +172,8 @@ inline void write_reference(const ChartSeries& series, const Plot& plot, std::os
     if (const auto p = plot.point(series, i)) points.push_back(*p);
   }
   if (points.empty()) return;
-  const bool level = std::all_of(points.begin(), points.end(), [&](const auto& p) { return p.second == points[0].second; });
+  const bool level =
+      std::all_of(points.begin(), points.end(), [&](const auto& p) { return p.second == points[0].second; });
   std::string path;
   if (level) {
     path = "M" + px(plot.frame().left) + " " + px(points[0].second) + "H" + px(plot.frame().right);
@@ -297,8 +299,8 @@ inline std::vector<std::string> write_svg_chart(const ReportChart& chart, std::o
       out << "<rect x=\"" << px(at.x) << "\" y=\"" << px(at.y - 5) << "\" width=\"20\" height=\"10\" fill=\""
           << colour_of_entry << "\"/>";
     } else {
-      out << "<line x1=\"" << px(at.x) << "\" x2=\"" << px(at.x + 20) << "\" y1=\"" << px(at.y) << "\" y2=\"" << px(at.y)
-          << "\" stroke=\"" << colour_of_entry << "\" stroke-width=\"2\""
+      out << "<line x1=\"" << px(at.x) << "\" x2=\"" << px(at.x + 20) << "\" y1=\"" << px(at.y) << "\" y2=\""
+          << px(at.y) << "\" stroke=\"" << colour_of_entry << "\" stroke-width=\"2\""
           << (series.reference ? std::string(" stroke-dasharray=\"6 4\"") : dash(s)) << "/>";
     }
     out << "<text x=\"" << px(at.x + 26) << "\" y=\"" << px(at.y) << "\" dominant-baseline=\"middle\">"

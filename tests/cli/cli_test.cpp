@@ -91,8 +91,8 @@ TEST(Cli, ListWorksWithoutAGpu) {
   ASSERT_EQ(quick.exit_code, 0) << quick.err;
   EXPECT_NE(quick.out.find("gemm/bf16/8192x8192x8192/gpu0"), std::string::npos) << quick.out;
   EXPECT_EQ(quick.out.find("gemm/bf16/1024x1024x1024/gpu0"), std::string::npos) << quick.out;
-  EXPECT_EQ(outcome.out, run({GPUBENCH_BINARY, "list", "--suite", "quick"}, kNoGpu).out) << "the quick suite by default, "
-                                                                                         "as `run` runs it";
+  EXPECT_EQ(outcome.out, run({GPUBENCH_BINARY, "list", "--suite", "quick"}, kNoGpu).out)
+      << "the quick suite by default, as `run` runs it";
   const Outcome full = run({GPUBENCH_BINARY, "list", "--suite", "full"}, kNoGpu);
   EXPECT_NE(full.out.find("gemm/bf16/1024x1024x1024/gpu0"), std::string::npos) << full.out;
   EXPECT_EQ(run({GPUBENCH_BINARY, "list", "--suite", "medium"}, kNoGpu).exit_code, 2);

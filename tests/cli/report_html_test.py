@@ -197,7 +197,8 @@ class ReportFile(WithReports):
             points = [float(c.get("cy")) for c in chart.iter("circle")]
             self.assertEqual(ticks[0], 0, chart.get("aria-label"))
             drawn = (max(points) - min(points)) / (max(grid) - min(grid))
-            self.assertAlmostEqual(drawn, (max(figures) - min(figures)) / ticks[-1], delta=0.002, msg=chart.get("aria-label"))
+            self.assertAlmostEqual(drawn, (max(figures) - min(figures)) / ticks[-1], delta=0.002,
+                                   msg=chart.get("aria-label"))
             self.assertLess(drawn, 0.05, chart.get("aria-label"))
 
     def test_the_change_point_is_described_below_its_chart(self):

@@ -292,7 +292,8 @@ TEST(HtmlReport, ASeriesWithNothingToDrawIsAnErrorInTheStatus) {
   ReportChart chart;
   chart.title = "empty";
   chart.y_log = true;
-  chart.series = {{"gpu0", {4096, 8192}, {1.0, 2.0}, {}, false}, {"gpu1", {4096, 8192}, {0.0, std::nullopt}, {}, false}};
+  chart.series = {{"gpu0", {4096, 8192}, {1.0, 2.0}, {}, false},
+                  {"gpu1", {4096, 8192}, {0.0, std::nullopt}, {}, false}};
   page.sections = {{"Against size", "", {chart}, {}}};
   const std::string html = page_text(page);
   EXPECT_NE(html.find("data-expected=\"1\" data-charts=\"0\" data-errors=\"1\" data-done=\"true\" class=\"failed\""),

@@ -5,6 +5,7 @@
 
 #include "harness/baseline/gating.hpp"
 #include "harness/baseline/machine_kind.hpp"
+#include "harness/baseline/measuring_method.hpp"
 #include "harness/baseline/node_bound_gating.hpp"
 #include "harness/baseline/tolerances.hpp"
 #include "harness/results/input_error.hpp"
@@ -45,6 +46,7 @@ Baseline build_baseline(const std::vector<SourcedResults>& runs, const std::stri
   struct Pooled {
     std::vector<double> values;
     std::vector<double> within_errors;  // each run's median_standard_error
+    std::vector<MeasuringMethod> methods;
     const Metric* first = nullptr;
   };
   std::map<std::string, Pooled> pooled;
@@ -61,6 +63,7 @@ Baseline build_baseline(const std::vector<SourcedResults>& runs, const std::stri
       if (p.first == nullptr) p.first = &m;
       p.values.push_back(m.value);
       p.within_errors.push_back(median_standard_error(m.statistics));
+      p.methods.push_back(measuring_method(m.params));
     }
   }
   for (const auto& [id, p] : pooled) {
@@ -73,6 +76,7 @@ Baseline build_baseline(const std::vector<SourcedResults>& runs, const std::stri
     metric.unit = p.first->unit;
     metric.tolerance = default_tolerance(id, metric.unit);
     metric.run_values = p.values;
+    metric.method = common_method(p.methods);
     metric.gate_reason = why_not_gating(metric);
     metric.gates = metric.gate_reason.empty();
     baseline.metrics[id] = metric;

@@ -99,6 +99,7 @@ json to_json(const Baseline& b) {
     metrics[id] = {{"expected", m.expected}, {"spread", m.spread},     {"runs", m.runs},
                    {"better", to_string(m.better)}, {"unit", m.unit}, {"tolerance", m.tolerance},
                    {"run_values", m.run_values}, {"gates", m.gates}, {"gate_reason", m.gate_reason}};
+    if (!m.method.empty()) metrics[id]["method"] = m.method;
   }
   json runs = json::array();
   for (const BaselineRun& r : b.runs) {
@@ -167,6 +168,13 @@ Baseline read_baseline_document(const json& j, const std::string& source) {
     if (m.contains("run_values") && m.at("run_values").is_array()) {
       for (const json& v : m.at("run_values")) {
         if (v.is_number()) metric.run_values.push_back(v.get<double>());
+      }
+    }
+    if (m.contains("method")) {
+      if (!m.at("method").is_object()) throw InputError(source, path + "method", "expected an object of strings");
+      for (const auto& [key, value] : m.at("method").items()) {
+        if (!value.is_string()) throw InputError(source, path + "method." + key, "expected a string");
+        metric.method[key] = value.get<std::string>();
       }
     }
     check_derived_figures(metric, source, path);

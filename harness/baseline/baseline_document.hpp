@@ -36,6 +36,8 @@ struct BaselineMetric {
   // may set it by hand. When false, gate_reason says why and the metric's verdict is informational.
   bool gates = true;
   std::string gate_reason;
+  // The kernel its runs measured it with, where they agreed (measuring_method.hpp); empty in older files.
+  std::map<std::string, std::string> method;
 };
 
 struct BaselineRun {

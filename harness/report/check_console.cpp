@@ -89,6 +89,13 @@ void print_baselines(const CheckReport& report, std::ostream& out) {
     out << "also     " << path << " (the same GPU model's baseline judged " << figures << " of the GPUs' own figure"
         << (figures == 1 ? "" : "s") << " that " << report.baseline_path << " cannot)\n";
   }
+  int other_kernels = 0;
+  for (const MetricVerdict& v : report.verdicts) other_kernels += v.method_change.empty() ? 0 : 1;
+  if (other_kernels > 0) {
+    out << "kernels  " << other_kernels << " figure" << (other_kernels == 1 ? " was" : "s were")
+        << " measured with another algorithm or launch than the baseline's (each reason says which): a cause to "
+        << "weigh before the GPU\n";
+  }
   if (!report.version_changes.empty()) {
     std::string changes;
     for (const std::string& change : report.version_changes) changes += (changes.empty() ? "" : ", ") + change;

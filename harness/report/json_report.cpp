@@ -38,6 +38,7 @@ nlohmann::json check_json(const CheckReport& report) {
     }
     if (v.tolerance > 0) m["tolerance"] = v.tolerance;
     if (!v.judged_by.empty()) m["baseline"] = v.judged_by;
+    if (!v.method_change.empty()) m["method_change"] = v.method_change;
     metrics.push_back(m);
   }
   nlohmann::json counts = nlohmann::json::object();

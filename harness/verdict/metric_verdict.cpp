@@ -10,6 +10,7 @@
 #include "harness/baseline/gating.hpp"
 #include "harness/baseline/gpu_model_fallback.hpp"
 #include "harness/baseline/machine_kind.hpp"
+#include "harness/baseline/measuring_method.hpp"
 #include "harness/baseline/node_bound_gating.hpp"
 #include "harness/results/clock_events.hpp"
 #include "harness/results/id_pattern.hpp"
@@ -108,6 +109,8 @@ MetricVerdict judge_metric(const Metric& measured, const std::string& id, const 
     v.reason = moved + ": past the tolerance, but noise alone could move it " + percent(v.noise).substr(1) +
                (v.worse ? kMeasureAgainAdvice : "; re-run with more --repetitions");
   }
+  v.method_change = method_change(baseline.method, measuring_method(measured.params));
+  if (!v.method_change.empty()) v.reason += "; measured with another kernel than the baseline's: " + v.method_change;
   if (is_slowdown(measured.clock_event_reasons)) v.reason += " [measured during a thermal or hardware slowdown]";
   return v;
 }

@@ -46,6 +46,7 @@ struct MetricVerdict {
   // model (gpu_model_fallback.hpp). Empty for a figure no baseline has (failed or new).
   std::string judged_by;
   std::optional<BaselineMetric> judged_against;  // that baseline's entry, as it judged here; to re-judge a suspect
+  std::string method_change;  // how the kernel differs from the baseline's: "algo_tile 201 -> 248"; "" when it does not
 };
 
 // A figure that decides acceptance (the catalogue's acceptance figures) and that no baseline judged: shown as

@@ -55,17 +55,6 @@ find_package(CLI11 CONFIG)
 gpubench_require(CLI11_FOUND "CLI11" "Install libcli11-dev.")
 find_package(Threads REQUIRED)
 
-# Chart.js 3, which `gpubench report` inlines into its HTML when it writes it (Debian's libjs-chart.js). Only the
-# report needs it, and only when it runs: where it is missing, the Debian path is the default and `report` names
-# the package to install. --chart-js FILE or GPUBENCH_CHART_JS=FILE point the report at another copy.
-find_file(GPUBENCH_CHART_JS chart.min.js PATHS /usr/share/javascript/chart.js NO_DEFAULT_PATH
-          DOC "Chart.js 3 (a build defining the global Chart) that gpubench report inlines")
-if(NOT GPUBENCH_CHART_JS)
-  message(STATUS "gpubench: Chart.js not found; `gpubench report` needs it (apt-get install libjs-chart.js)")
-  set(GPUBENCH_CHART_JS /usr/share/javascript/chart.js/chart.min.js CACHE FILEPATH
-      "Chart.js 3 (a build defining the global Chart) that gpubench report inlines" FORCE)
-endif()
-
 if(GPUBENCH_BUILD_TESTS)
   find_package(GTest)
   gpubench_require(GTest_FOUND "GoogleTest" "Install libgtest-dev (or googletest).")

@@ -75,11 +75,9 @@ if ! python3 -c 'import prometheus_client' >/dev/null 2>&1; then
   python3 -m pip install -q prometheus_client
 fi
 
-# `gpubench report` inlines Debian's Chart.js into its HTML, and its test draws the page in headless Chromium. Each
-# is installed on its own and may not be had (Ubuntu has Chromium as a snap only): then report needs --chart-js FILE
-# and the browser test reports itself as skipped.
+# `gpubench report`'s test draws the page in headless Chromium. It may not be had (Ubuntu has Chromium as a snap
+# only): then the browser test reports itself as skipped, except in CI.
 report_packages=()
-[ -e /usr/share/javascript/chart.js/chart.min.js ] || report_packages+=(libjs-chart.js)
 command -v chromium >/dev/null 2>&1 || report_packages+=(chromium)
 if [ "${#report_packages[@]}" -gt 0 ] && command -v apt-get >/dev/null 2>&1; then
   sudo_cmd=""
@@ -88,7 +86,7 @@ if [ "${#report_packages[@]}" -gt 0 ] && command -v apt-get >/dev/null 2>&1; the
   for package in "${report_packages[@]}"; do
     say "installing ${package}"
     DEBIAN_FRONTEND=noninteractive ${sudo_cmd} apt-get install -y -qq --no-install-recommends "${package}" >/dev/null ||
-      say "${package} could not be installed; gpubench report and its test do without it (above)"
+      say "${package} could not be installed; the report's browser test does without it (above)"
   done
 fi
 

@@ -155,7 +155,7 @@ void performance_stage(const AcceptanceArguments& args, const IdPattern& selecte
     for (auto it = measured_part.metrics.begin(); it != measured_part.metrics.end();) {
       it = selected.matches(it->first) ? std::next(it) : measured_part.metrics.erase(it);
     }
-    evidence.check = check_against_baseline(document, output, measured_part, choice.path);
+    evidence.check = check_against_baseline(document, output, measured_part, choice.path, choice.same_model);
   } catch (const InputError& error) {
     evidence.baseline_note = error.what();
   }
@@ -210,6 +210,9 @@ int acceptance_command(const AcceptanceArguments& args, const CommandState& stat
   }
   refuse_outputs_over_inputs({{"--output", args.destination.output}, {"--json-file", args.json_file}, {"--junit", args.junit}},
                              inputs);
+  // An output that cannot be written is found before anything runs, as `run` finds it (exit 2, naming the path).
+  check_results_destination(args.destination);
+  if (!args.log_dir.empty()) check_output_folder("--log-dir", args.log_dir);
   std::optional<NodeProfile> expected;
   if (!args.expect.empty()) expected = load_node_profile(args.expect);
   std::string nvml_error;

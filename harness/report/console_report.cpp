@@ -19,20 +19,6 @@ std::string one_line(std::string text) {
   return text;
 }
 
-// A later run against the first: "worse, beyond noise (p=0.029)", "better, within noise (p=0.412)",
-// "worse, too few repetitions (3 and 3)", "same".
-std::string judged(const Difference& difference) {
-  const std::string direction = to_string(difference.direction);
-  if (difference.direction == Direction::Same) return direction;
-  if (!difference.p_value) {
-    return direction + ", too few repetitions (" + std::to_string(difference.first_repetitions) + " and " +
-           std::to_string(difference.repetitions) + ")";
-  }
-  const double p = *difference.p_value;
-  const std::string p_text = p < 0.001 ? "p<0.001" : "p=" + format_number(p, 3);
-  return direction + (difference.noise == Noise::Beyond ? ", beyond noise (" : ", within noise (") + p_text + ")";
-}
-
 std::string where(const Finding& finding) {
   return finding.gpus.empty() ? "node" : "GPU " + format_device_list(finding.gpus);
 }
@@ -140,38 +126,6 @@ void print_findings(const std::vector<Finding>& findings, const std::vector<GpuI
       if (std::find(f.gpus.begin(), f.gpus.end(), gpu.index) != f.gpus.end()) out << indent << "GPU " << gpu.index << ": " << identity_text(gpu) << "\n";
     }
     if (!f.fix.empty()) out << indent << "fix: " << f.fix << "\n";
-  }
-}
-
-void print_comparison(const Comparison& comparison, std::ostream& out) {
-  for (const ComparedRun& run : comparison.runs) out << run.key << " " << describe(run.label) << "\n";
-  out << "\n";
-  TextTable table;
-  table.add_column("metric");
-  table.add_column("unit");
-  table.add_column("better");
-  for (const ComparedRun& run : comparison.runs) table.add_column(run.key, TextTable::Align::Right);
-  const std::string& first = comparison.runs.front().key;
-  for (std::size_t r = 1; r < comparison.runs.size(); ++r) {
-    table.add_column(comparison.runs[r].key + "/" + first, TextTable::Align::Right);
-    table.add_column(comparison.runs[r].key + " against " + first);
-  }
-  for (const ComparisonRow& row : comparison.rows) {
-    std::vector<std::string> cells = {row.metric, row.unit, to_string(row.better)};
-    for (double value : row.values) cells.push_back(readable_figure(value));
-    for (std::size_t r = 1; r < row.values.size(); ++r) {
-      cells.push_back(std::isfinite(row.ratios[r]) ? format_number(row.ratios[r], 3) : "-");
-      cells.push_back(judged(row.against_first[r - 1]));
-    }
-    table.add_row(cells);
-  }
-  table.print(out);
-  out << "\nagainst " << first << ": better or worse by each metric's direction; beyond or within the noise by a "
-      << "two-sided\nMann-Whitney U test of the repetitions (p < " << format_number(kNoiseAlpha, 2) << "), which needs "
-      << kFewestRepetitionsToTest << " or more repetitions a side\n";
-  if (!comparison.not_shared.empty()) {
-    out << "\nNot in every run (not compared):\n";
-    for (const std::string& line : comparison.not_shared) out << "  " << line << "\n";
   }
 }
 

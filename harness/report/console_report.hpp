@@ -1,13 +1,12 @@
 #pragma once
 // The console, for a person at a terminal: tables and lists, worst first. Serves `check --fleet`, `acceptance`,
-// `doctor`, `compare` and `show` (`check` itself: check_console.hpp).
+// `doctor` and `show` (`check`: check_console.hpp; `compare`: comparison_report.hpp).
 #include <ostream>
 #include <vector>
 
 #include "harness/acceptance/acceptance_verdict.hpp"
 #include "harness/doctor/finding.hpp"
 #include "harness/doctor/gpu_identity.hpp"
-#include "harness/report/comparison.hpp"
 #include "harness/report/show_tables.hpp"
 #include "harness/verdict/fleet.hpp"
 
@@ -19,10 +18,6 @@ void print_acceptance(const AcceptanceReport& report, std::ostream& out);
 // A count per severity, then one line per finding (worst first, as given); beneath a finding that is not ok, the
 // identity of each GPU it concerns and the fix.
 void print_findings(const std::vector<Finding>& findings, const std::vector<GpuIdentity>& identities, std::ostream& out);
-// A legend of the runs, [1], [2], ..., each with its file, run id, host, GPUs and start; a table of values, each
-// later run's ratio against [1] and whether it is better or worse, beyond the noise or within it; the metrics not in
-// every run.
-void print_comparison(const Comparison& comparison, std::ostream& out);
 // The run, then each table under its title, groups of columns (a collective's out_of_place and in_place) labelled
 // above their headers.
 void print_show(const ShowReport& report, std::ostream& out);

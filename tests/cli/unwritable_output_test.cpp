@@ -1,6 +1,6 @@
-// An output that cannot be written is bad usage (exit 2), found before any GPU work: `run` and `stress` check -o,
-// --results-dir and --log-dir before they look for a GPU, so with none (CUDA_VISIBLE_DEVICES=-1) a bad path is
-// exit 2 naming it, and a good one goes on to exit 3. Paths under /proc and under a regular file cannot be made by
+// An output that cannot be written is bad usage (exit 2), found before any GPU work: `run`, `stress` and `acceptance`
+// check -o, --results-dir and --log-dir before they look for a GPU, so with none (CUDA_VISIBLE_DEVICES=-1) a bad path
+// is exit 2 naming it, and a good one goes on to exit 3. Paths under /proc and under a regular file cannot be made by
 // anyone, root included, as CI runs.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -62,10 +62,11 @@ TEST_F(UnwritableOutput, LogDirThatCannotBeMadeOrWrittenIsExitTwoBeforeTheGpu) {
   const std::string under_a_file = (dir_ / "a-file" / "logs").string();
   expect_refused({"run", "--log-dir", under_a_file, "-o", (dir_ / "r.json").string()}, under_a_file, "--log-dir");
   expect_refused({"run", "--log-dir", "/proc"}, "/proc", "--log-dir");  // there, but nothing can be made in it
+  expect_refused({"acceptance", "--log-dir", "/proc/nope"}, "/proc/nope", "--log-dir");
 }
 
 TEST_F(UnwritableOutput, OutputFileThatCannotBeWrittenIsExitTwoBeforeTheGpu) {
-  for (const char* command : {"run", "stress"}) {
+  for (const char* command : {"run", "stress", "acceptance"}) {
     expect_refused({command, "-o", "/proc/nope.json"}, "/proc/nope.json", "-o");
     const std::string in_a_missing_folder = (dir_ / "missing" / "r.json").string();
     expect_refused({command, "-o", in_a_missing_folder}, in_a_missing_folder, "-o");
@@ -74,7 +75,7 @@ TEST_F(UnwritableOutput, OutputFileThatCannotBeWrittenIsExitTwoBeforeTheGpu) {
 }
 
 TEST_F(UnwritableOutput, ResultsDirThatCannotBeMadeIsExitTwoBeforeTheGpu) {
-  for (const char* command : {"run", "stress"}) {
+  for (const char* command : {"run", "stress", "acceptance"}) {
     const Outcome in_proc = gpubench({command, "--results-dir", "/proc/nope"});
     EXPECT_EQ(in_proc.exit_code, 2) << in_proc.err;
     EXPECT_NE(in_proc.err.find("cannot write /proc/nope/"), std::string::npos) << "DIR/HOST: " << in_proc.err;

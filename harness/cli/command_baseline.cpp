@@ -10,6 +10,7 @@
 #include "harness/cli/commands.hpp"
 #include "harness/cli/exit_codes.hpp"
 #include "harness/cli/output_paths.hpp"
+#include "harness/cli/results_folder.hpp"
 #include "harness/report/baseline_summary.hpp"
 #include "harness/results/results_io.hpp"
 #include "harness/runner/run_record.hpp"
@@ -75,7 +76,7 @@ int create_command(const BaselineArguments& args, const std::atomic<bool>& stop)
   refuse_outputs_over_inputs({{"--output", args.output}}, args.results);
   std::string description = args.description;
   const std::vector<SourcedResults> runs =
-      screen_outliers(load_results_files(args.results, stop), args.keep_outliers, description);
+      screen_outliers(results_named(args.results, "baseline create", stop), args.keep_outliers, description);
   const Baseline baseline = build_baseline(runs, description, utc_now("%Y-%m-%dT%H:%M:%SZ"), kVersion);
   write_json_atomically(to_json(baseline), args.output);
   std::cout << "baseline for " << describe(baseline.kind) << ": " << baseline.metrics.size() << " metrics from "
@@ -114,7 +115,11 @@ void add_baseline_command(CLI::App& app, CommandState& state) {
       "output. From 3 runs on, a run worse than the median of the others on a figure deciding acceptance, by more "
       "than 1.5 x its tolerance and 3 x 1.4826 x MAD of the others (one measured under a competing load), is named "
       "and left out unless --keep-outliers is given; the file's description says which.");
-  create->add_option("results", args->results, "results files of healthy runs, 10 or more recommended")->required()->check(CLI::ExistingFile);
+  create->add_option("results", args->results,
+                     "results files of healthy runs, or folders of them (read as history reads one); 10 or more runs "
+                     "recommended")
+      ->required()
+      ->check(CLI::ExistingPath);
   create->add_option("-o,--output", args->output, "baseline file to write")->required();
   create->add_option("--description", args->description, "how the runs were made (kept in the file)");
   create->add_flag("--keep-outliers", args->keep_outliers,

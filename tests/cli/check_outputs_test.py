@@ -375,6 +375,15 @@ class BadInput(TemporaryFolder, RefusesInput, unittest.TestCase):
 
 
 class OtherCommands(unittest.TestCase):
+    def test_baseline_create_takes_a_folder_as_history_does(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "b.json")
+            # The folder holds eleven runs (ten healthy and mixed.json) and a baseline, which is passed over.
+            result = run("baseline", "create", CHECK, "-o", out, "--keep-outliers")
+            self.assertEqual(result.returncode, 0, result.stderr)
+            with open(out) as f:
+                self.assertEqual(len(json.load(f)["runs"]), 11)
+
     def test_baseline_create_then_check(self):
         tmp = tempfile.mkdtemp()
         try:

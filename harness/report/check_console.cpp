@@ -89,6 +89,12 @@ void print_baselines(const CheckReport& report, std::ostream& out) {
     out << "also     " << path << " (the same GPU model's baseline judged " << figures << " of the GPUs' own figure"
         << (figures == 1 ? "" : "s") << " that " << report.baseline_path << " cannot)\n";
   }
+  for (const std::string& gpu : report.gpus) out << "gpu      " << gpu << "\n";
+  if (report.at_power_cap > 0) {
+    out << "power    " << report.at_power_cap << " figure" << (report.at_power_cap == 1 ? " was" : "s were")
+        << " measured at the power cap, as a power-capped GPU under sustained load is (a figure is marked only for a "
+        << "thermal or hardware slowdown)\n";
+  }
   int other_kernels = 0;
   for (const MetricVerdict& v : report.verdicts) other_kernels += v.method_change.empty() ? 0 : 1;
   if (other_kernels > 0) {

@@ -43,6 +43,8 @@ bool is_throttling(std::uint64_t reasons) {
   return false;
 }
 
+bool at_power_cap(std::uint64_t reasons) { return (reasons & nvmlClocksEventReasonSwPowerCap) != 0; }
+
 bool is_slowdown(std::uint64_t reasons) {
   return is_throttling(reasons & ~static_cast<std::uint64_t>(nvmlClocksEventReasonSwPowerCap));
 }

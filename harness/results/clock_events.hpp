@@ -12,5 +12,7 @@ bool is_throttling(std::uint64_t reasons);
 // A slowdown that says something about the card or its cooling (thermal, hardware slowdown, power brake), not the
 // power cap, which every sustained load of a power-capped GPU reaches by design.
 bool is_slowdown(std::uint64_t reasons);
+// The power cap: every sustained load of a power-capped GPU reaches it by design.
+bool at_power_cap(std::uint64_t reasons);
 
 }  // namespace gpubench

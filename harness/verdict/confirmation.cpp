@@ -60,6 +60,11 @@ void apply_confirmations(CheckReport& report, const ResultsDocument& results) {
     if (advice != std::string::npos) v.reason.erase(advice, std::string(kMeasureAgainAdvice).size());
     const Metric pooled = pooled_measurement(*confirmation->second);
     const MetricVerdict again = judge_metric(pooled, v.id, *v.judged_against);
+    // The fresh processes decide the verdict, so theirs is the figure it shows; the first stays beside it.
+    v.first_value = v.value;
+    v.value = pooled.value;
+    v.change = again.change;
+    v.remeasured_processes = static_cast<int>(pooled.samples.size());
     const bool reproduced = again.kind == VerdictKind::Regression;
     if (v.kind == VerdictKind::Regression && reproduced) {
       v.reason += "; confirmed, " + describe(pooled, again);

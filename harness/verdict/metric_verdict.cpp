@@ -37,6 +37,39 @@ std::string significant(double value) {
   return out.str();
 }
 
+// What a person needs around the verdicts: the libraries that changed since the baseline, the cards by PCI bus id and
+// serial, and how many figures the power cap held (expected under load, so not marked one by one).
+void add_run_context(const ResultsDocument& results, const Baseline& baseline, CheckReport& report) {
+  // Either file may be damaged or hand-written: a field that is not a string reads as "".
+  const auto text_field = [](const nlohmann::json& object, const char* key) {
+    const bool has = object.is_object() && object.contains(key) && object[key].is_string();
+    return has ? object[key].get<std::string>() : std::string();
+  };
+  const nlohmann::json nothing = nlohmann::json::object();
+  const nlohmann::json& run_versions =
+      results.environment.is_object() && results.environment.contains("versions") ? results.environment["versions"]
+                                                                                   : nothing;
+  for (const char* library : {"driver", "cuda_runtime", "cublas", "nccl"}) {
+    const std::string then = text_field(baseline.recorded_versions, library);
+    const std::string now = text_field(run_versions, library);
+    if (!then.empty() && !now.empty() && then != now) {
+      report.version_changes.push_back(std::string(library) + " " + then + " -> " + now);
+    }
+  }
+  const nlohmann::json& gpus = results.environment.is_object() && results.environment.contains("gpus")
+                                  ? results.environment["gpus"]
+                                  : nothing;
+  for (const nlohmann::json& gpu : gpus.is_array() ? gpus : nlohmann::json::array()) {
+    const auto text = [&gpu, &text_field](const char* key) { return text_field(gpu, key); };
+    const std::string index = gpu.is_object() && gpu.contains("index") && gpu["index"].is_number_integer()
+                                  ? std::to_string(gpu["index"].get<int>())
+                                  : "?";
+    report.gpus.push_back("gpu" + index + " PCI " + text("pci_bus_id") + ", serial " +
+                          (text("serial").empty() ? "not readable" : text("serial")) + ", " + text("uuid"));
+  }
+  for (const Metric& m : results.metrics) report.at_power_cap += at_power_cap(m.clock_event_reasons) ? 1 : 0;
+}
+
 }  // namespace
 
 const char* to_string(VerdictKind kind) {
@@ -131,22 +164,7 @@ CheckReport check_against_baseline(const ResultsDocument& results, const std::st
   for (const Skip& s : results.skipped) skipped[s.benchmark] = &s;
   std::set<std::string> failures_reported;
   report.baseline_made_here = made_on_this_node(baseline, gpu_uuids_of(results.environment));
-  // Either file may be damaged or hand-written: a version that is not a string is not compared.
-  const auto version_in = [](const nlohmann::json& versions, const char* library) {
-    const bool has = versions.is_object() && versions.contains(library) && versions[library].is_string();
-    return has ? versions[library].get<std::string>() : std::string();
-  };
-  const nlohmann::json no_versions = nlohmann::json::object();
-  const nlohmann::json& run_versions =
-      results.environment.is_object() && results.environment.contains("versions") ? results.environment["versions"]
-                                                                                   : no_versions;
-  for (const char* library : {"driver", "cuda_runtime", "cublas", "nccl"}) {
-    const std::string then = version_in(baseline.recorded_versions, library);
-    const std::string now = version_in(run_versions, library);
-    if (!then.empty() && !now.empty() && then != now) {
-      report.version_changes.push_back(std::string(library) + " " + then + " -> " + now);
-    }
-  }
+  add_run_context(results, baseline, report);
   const std::optional<std::string> filter = run_filter(results.run.command_line);
   if (filter) report.run_filter = *filter;
 

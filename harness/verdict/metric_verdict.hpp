@@ -47,6 +47,9 @@ struct MetricVerdict {
   std::string judged_by;
   std::optional<BaselineMetric> judged_against;  // that baseline's entry, as it judged here; to re-judge a suspect
   std::string method_change;  // how the kernel differs from the baseline's: "algo_tile 201 -> 248"; "" when it does not
+  // After `check --confirm`: what the run measured first; `value` and `change` are then the fresh processes' median.
+  std::optional<double> first_value;
+  int remeasured_processes = 0;
 };
 
 // A figure that decides acceptance (the catalogue's acceptance figures) and that no baseline judged: shown as
@@ -69,6 +72,8 @@ struct CheckReport {
   int left_out_by_filter = 0;  // the baseline's figures that filter left out: counted, not listed as missing
   // What differs between the baseline's driver, CUDA, cuBLAS and NCCL and the run's: "driver 570.1 -> 580.2".
   std::vector<std::string> version_changes;
+  std::vector<std::string> gpus;  // each GPU the run used, as a person finds the card: "gpu0 PCI 0000:06:00.0, serial ..."
+  int at_power_cap = 0;           // figures measured while the power cap held the clock (expected under load)
   bool passed() const;
   int count(VerdictKind kind) const;
 };

@@ -23,6 +23,7 @@ HARNESS_RANKS = {
     "results": 2,
     "runner": 3, "baseline": 3, "doctor": 3,
     "verdict": 4, "stress": 4,
+    "watch": 4,  # a job's telemetry against this node's measured ceilings (results documents)
     "acceptance": 5,  # judges a node from doctor, verdict and stress
     "report": 6,  # writes every command's verdicts, acceptance's among them, in each format
     "cli": 7, "mpi": 7,  # the programs: gpubench and gpubench-mpi

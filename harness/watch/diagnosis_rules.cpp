@@ -1,0 +1,505 @@
+#include "harness/watch/diagnosis_rules.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+
+#include "harness/results/clock_events.hpp"
+
+namespace gpubench {
+namespace {
+
+// Fewer samples than this judge nothing (own choice: five intervals, 5 s at the default 1 s).
+constexpr std::size_t kMinimumSamples = 5;
+
+// DCGM's guidance for DCGM_FI_PROF_SM_ACTIVE: "a value of 0.8 or greater is necessary, but not sufficient, for
+// effective use of the GPU. A value less than 0.5 likely indicates ineffective GPU usage."
+constexpr double kSmActiveLow = 0.5;
+constexpr double kSmActiveComputeBound = 0.8;
+// Without GPM, NVML's utilisation stands in: the field guide's "GPU utilisation under 30 % for long stretches".
+constexpr double kUtilizationLow = 0.30;
+// The job's CPU use counted as saturated: 90 % of the cores it may run on, or its busiest thread at 90 % of a core
+// (own choice, leaving room for sampling jitter).
+constexpr double kCpuSaturated = 0.90;
+constexpr double kIoWaitHigh = 0.20;  // own choice: a fifth of the time waiting on block I/O
+// Tensor pipes under 5 % with the FP32 or FP16 pipes at 20 % or more: the math runs, but not on Tensor Cores
+// (own choice).
+constexpr double kTensorIdle = 0.05;
+constexpr double kMathPipeBusy = 0.20;
+// Bandwidths counted as at a measured ceiling: 80 % of it (own choice; the ceilings are already what this node
+// reaches, about 92 % of an H200's theoretical HBM bandwidth).
+constexpr double kNearCeiling = 0.80;
+// Utilisation counted as high, for launch-bound work and for judging the PCIe link under load (own choice).
+constexpr double kUtilizationHigh = 0.80;
+constexpr double kUtilizationBusy = 0.50;
+constexpr double kMemoryNearlyFull = 0.95;  // own choice: 5 % headroom (7 GiB of an H200's 141 GiB)
+// Thermal, hardware and power-brake slowdowns count from a tenth of the samples; the software power cap, which
+// sustained heavy loads reach by design, only from most of them (own choices).
+constexpr double kSlowdownShare = 0.10;
+// GPM's PCIe counters count link bytes, headers included: on an H200, back-to-back pinned copies that moved 55 GB/s
+// read 58.9 GB/s there (issue #31). Payload = link bytes x 55 / 58.9.
+constexpr double kPcieLinkPayloadShare = 55.0 / 58.9;
+// A rate counted as at the pageable ceiling: within 0.8 to 1.25 times it (own choice).
+constexpr double kPageableBandLow = 0.80;
+constexpr double kPageableBandHigh = 1.25;
+
+constexpr const char* kGpmAdvice = "NVML GPM metrics need a Hopper or later GPU and a driver that supports them";
+
+std::string fixed(double x, int decimals) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", decimals, x);
+  return text;
+}
+std::string percent(double share) { return fixed(100 * share, 0) + " %"; }
+std::string gbps(double x) { return fixed(x, x < 100 ? 1 : 0) + " GB/s"; }
+
+// How many samples could judge a condition (all its fields read) and in how many it held.
+struct Tally {
+  std::size_t readable = 0;
+  std::size_t held = 0;
+  std::size_t total = 0;
+  bool enough() const { return readable >= kMinimumSamples && 2 * readable > total; }
+  bool majority() const { return 2 * held > readable; }
+  std::string counts() const { return std::to_string(held) + " of " + std::to_string(readable) + " samples"; }
+};
+
+// `test` says whether a sample meets the condition, or nothing when the sample cannot judge it.
+Tally tally(const std::vector<GpuSample>& samples, const std::function<std::optional<bool>(const GpuSample&)>& test) {
+  Tally t;
+  t.total = samples.size();
+  for (const GpuSample& sample : samples) {
+    const std::optional<bool> met = test(sample);
+    if (!met) continue;
+    ++t.readable;
+    if (*met) ++t.held;
+  }
+  return t;
+}
+
+std::optional<double> median(const std::vector<GpuSample>& samples, std::optional<double> GpuSample::*field) {
+  std::vector<double> values;
+  for (const GpuSample& sample : samples) {
+    if (sample.*field) values.push_back(*(sample.*field));
+  }
+  if (values.empty()) return std::nullopt;
+  std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+  return values[values.size() / 2];
+}
+
+// The job's host sample nearest to `t`, when one lies within an interval of it.
+const HostSample* host_at(const WatchTimeline& job, double t) {
+  const HostSample* nearest = nullptr;
+  for (const HostSample& sample : job.host) {
+    if (std::abs(sample.t_s - t) > job.interval_s) continue;
+    if (!nearest || std::abs(sample.t_s - t) < std::abs(nearest->t_s - t)) nearest = &sample;
+  }
+  return nearest;
+}
+
+WatchFinding finding(const char* rule, RuleOutcome outcome, std::string evidence, std::string fix, const char* source) {
+  return {rule, outcome, std::move(evidence), outcome == RuleOutcome::Fired ? std::move(fix) : "", source};
+}
+
+std::string too_little(const Tally& t, const std::string& needs) {
+  return "could not run: " + needs + " in " + std::to_string(t.readable) + " of " + std::to_string(t.total) +
+         " samples (it needs " + std::to_string(kMinimumSamples) + " or more, and most of the timeline)";
+}
+
+}  // namespace
+
+const char* outcome_name(RuleOutcome outcome) {
+  switch (outcome) {
+    case RuleOutcome::Fired: return "fired";
+    case RuleOutcome::Clear: return "clear";
+    case RuleOutcome::CouldNotRun: return "could not run";
+  }
+  return "clear";
+}
+
+WatchFinding gpu_starved(const RuleInput& in) {
+  constexpr const char* rule = "gpu_starved";
+  const bool gpm = tally(in.gpu.samples, [](const GpuSample& s) -> std::optional<bool> {
+                     if (!s.sm_active) return std::nullopt;
+                     return true;
+                   }).enough();
+  const char* source = gpm ? "DCGM: SM activity under 0.5 likely indicates ineffective GPU use; CPU 90 % and I/O wait "
+                             "20 % are gpubench's choice"
+                           : "field guide: GPU utilisation under 30 % for long stretches (no GPM: NVML utilisation); "
+                             "CPU 90 % and I/O wait 20 % are gpubench's choice";
+  if (in.job.host.empty() || in.job.cpus_allowed <= 0) {
+    return finding(rule, RuleOutcome::CouldNotRun, "could not run: no host samples of the job", "", source);
+  }
+  std::size_t cpu_bound = 0, io_bound = 0;
+  const Tally t = tally(in.gpu.samples, [&](const GpuSample& s) -> std::optional<bool> {
+    const std::optional<double> activity = gpm ? s.sm_active : s.utilization;
+    const HostSample* host = host_at(in.job, s.t_s);
+    if (!activity || !host) return std::nullopt;
+    if (*activity >= (gpm ? kSmActiveLow : kUtilizationLow)) return false;
+    const bool cpu = host->cpu_cores >= kCpuSaturated * in.job.cpus_allowed;
+    const bool io = host->io_wait >= kIoWaitHigh;
+    cpu_bound += cpu;
+    io_bound += io;
+    return cpu || io;
+  });
+  const std::string activity_name = gpm ? "SM activity (DCGM_FI_PROF_SM_ACTIVE)" : "GPU utilisation (NVML)";
+  if (!t.enough()) {
+    return finding(rule, RuleOutcome::CouldNotRun, too_little(t, activity_name + " with a host sample"), "", source);
+  }
+  const std::string activity_median =
+      percent(*median(in.gpu.samples, gpm ? &GpuSample::sm_active : &GpuSample::utilization));
+  if (!t.majority()) {
+    return finding(rule, RuleOutcome::Clear, activity_name + " low with the job's CPU saturated or waiting on I/O in " +
+                                                 t.counts() + "; median activity " + activity_median, "", source);
+  }
+  const bool loading = io_bound > cpu_bound;
+  const std::string evidence =
+      activity_name + " under " + percent(gpm ? kSmActiveLow : kUtilizationLow) + " (median " + activity_median +
+      ") in " + t.counts() + ", while the job " +
+      (loading ? "waited on I/O (" + std::to_string(io_bound) + " samples at " + percent(kIoWaitHigh) + " or more)"
+               : "used " + percent(kCpuSaturated) + " or more of its " + std::to_string(in.job.cpus_allowed) +
+                     " cores (" + std::to_string(cpu_bound) + " samples)") +
+      ": the GPU waits for " + (loading ? "data to load" : "preprocessing on the CPU");
+  const std::string fix = loading ? "Load faster: copy the data set to local NVMe or page cache, read larger files "
+                                    "(shards), prefetch more batches (DataLoader prefetch_factor, more workers)"
+                                  : "Preprocess less on the CPU per step: more DataLoader workers if cores are free, "
+                                    "decode and augment on the GPU (NVIDIA DALI), or cache preprocessed data";
+  return finding(rule, RuleOutcome::Fired, evidence, fix, source);
+}
+
+WatchFinding tensor_cores_idle(const RuleInput& in) {
+  constexpr const char* rule = "tensor_cores_idle";
+  constexpr const char* source = "DCGM: SM activity 0.8 or more for a compute-bound load; tensor pipes under 5 % with "
+                                 "FP32/FP16 pipes at 20 % or more is gpubench's choice";
+  const Tally t = tally(in.gpu.samples, [](const GpuSample& s) -> std::optional<bool> {
+    if (!s.sm_active || !s.tensor_active || !s.fp32_active) return std::nullopt;
+    const double math = std::max(*s.fp32_active, s.fp16_active.value_or(0));
+    return *s.sm_active >= kSmActiveComputeBound && *s.tensor_active < kTensorIdle && math >= kMathPipeBusy;
+  });
+  if (!t.enough()) {
+    return finding(rule, RuleOutcome::CouldNotRun,
+                   too_little(t, "SM, tensor and FP32 pipe activity (GPM)") + "; " + kGpmAdvice, "", source);
+  }
+  std::string evidence = "compute-bound (SM activity " + percent(kSmActiveComputeBound) +
+                         "+) with tensor pipes under " + percent(kTensorIdle) + " and FP32/FP16 pipes at " +
+                         percent(kMathPipeBusy) + "+ in " + t.counts() + "; median tensor activity " +
+                         percent(*median(in.gpu.samples, &GpuSample::tensor_active));
+  const auto fp32 = in.ceilings.gemm_tflops.find("fp32");
+  const auto bf16 = in.ceilings.gemm_tflops.find("bf16");
+  if (t.majority() && fp32 != in.ceilings.gemm_tflops.end() && bf16 != in.ceilings.gemm_tflops.end()) {
+    evidence += "; this GPU measured " + fixed(fp32->second.value, 0) + " TFLOP/s in FP32 GEMM and " +
+                fixed(bf16->second.value, 0) + " in BF16 on Tensor Cores";
+  }
+  return finding(rule, t.majority() ? RuleOutcome::Fired : RuleOutcome::Clear, evidence,
+                 "Run the matrix math on Tensor Cores: TF32 for FP32 models (torch.backends.cuda.matmul.allow_tf32, "
+                 "CUBLAS_TF32_TENSOR_OP_MATH) or mixed precision (torch.autocast with BF16); keep GEMM dimensions "
+                 "multiples of 8 (16 for FP8)",
+                 source);
+}
+
+WatchFinding memory_bandwidth_bound(const RuleInput& in) {
+  constexpr const char* rule = "memory_bandwidth_bound";
+  constexpr const char* source = "DRAM bandwidth (DCGM_FI_PROF_DRAM_ACTIVE x theoretical peak) at 80 % or more of "
+                                 "this node's measured HBM bandwidth: gpubench's choice";
+  if (!in.ceilings.hbm_gbps) {
+    return finding(rule, RuleOutcome::CouldNotRun, "could not run: the results document has no memory/read or "
+                   "memory/triad 1GiB figure for GPU " + std::to_string(in.gpu.index), "", source);
+  }
+  if (!in.gpu.dram_peak_gbps) {
+    return finding(rule, RuleOutcome::CouldNotRun, "could not run: the timeline lacks the GPU's theoretical DRAM "
+                   "bandwidth (dram_peak_gbps), which turns DRAM activity into GB/s", "", source);
+  }
+  const double peak = *in.gpu.dram_peak_gbps, ceiling = in.ceilings.hbm_gbps->value;
+  const Tally t = tally(in.gpu.samples, [&](const GpuSample& s) -> std::optional<bool> {
+    if (!s.dram_active) return std::nullopt;
+    return *s.dram_active * peak >= kNearCeiling * ceiling;
+  });
+  if (!t.enough()) {
+    return finding(rule, RuleOutcome::CouldNotRun, too_little(t, "DRAM activity (GPM)") + "; " + kGpmAdvice, "",
+                   source);
+  }
+  const std::string evidence = "DRAM traffic at " + percent(kNearCeiling) + "+ of the measured " + gbps(ceiling) +
+                               " (" + in.ceilings.hbm_gbps->metric + ") in " + t.counts() + "; median " +
+                               gbps(*median(in.gpu.samples, &GpuSample::dram_active) * peak);
+  return finding(rule, t.majority() ? RuleOutcome::Fired : RuleOutcome::Clear, evidence,
+                 "The job moves bytes as fast as this GPU's HBM allows, so it speeds up only by moving fewer: fuse "
+                 "element-wise kernels (torch.compile), keep activations in BF16/FP8, reuse data on chip (larger "
+                 "tiles or batches); Nsight Compute's memory workload analysis shows which kernels",
+                 source);
+}
+
+WatchFinding many_small_kernels(const RuleInput& in) {
+  constexpr const char* rule = "many_small_kernels";
+  constexpr const char* source = "DCGM: SM activity under 0.5 is ineffective use; utilisation 80 %+ beside it and the "
+                                 "job's busiest thread at 90 %+ of a core are gpubench's choice";
+  const Tally t = tally(in.gpu.samples, [&](const GpuSample& s) -> std::optional<bool> {
+    const HostSample* host = host_at(in.job, s.t_s);
+    if (!s.utilization || !s.sm_active || !host) return std::nullopt;
+    return *s.utilization >= kUtilizationHigh && *s.sm_active < kSmActiveLow && host->busiest_thread >= kCpuSaturated;
+  });
+  if (!t.enough()) {
+    return finding(rule, RuleOutcome::CouldNotRun,
+                   too_little(t, "utilisation, SM activity (GPM) and a host sample") + "; " + kGpmAdvice, "", source);
+  }
+  const std::string evidence = "utilisation " + percent(kUtilizationHigh) + "+ with SM activity under " +
+                               percent(kSmActiveLow) + " and one thread of the job at " + percent(kCpuSaturated) +
+                               "+ of a core in " + t.counts() + "; median utilisation " +
+                               percent(*median(in.gpu.samples, &GpuSample::utilization)) + ", SM activity " +
+                               percent(*median(in.gpu.samples, &GpuSample::sm_active));
+  return finding(rule, t.majority() ? RuleOutcome::Fired : RuleOutcome::Clear, evidence,
+                 "The host thread launching kernels is the limit, not the GPU: capture the step in a CUDA Graph "
+                 "(torch.cuda.graphs, cudaStreamBeginCapture), fuse small kernels (torch.compile), or give each "
+                 "kernel more work (larger batches); Nsight Systems shows the gaps between launches",
+                 source);
+}
+
+WatchFinding memory_nearly_full(const RuleInput& in) {
+  constexpr const char* rule = "memory_nearly_full";
+  constexpr const char* source = "95 % of the GPU's memory used: gpubench's choice";
+  const Tally t = tally(in.gpu.samples, [](const GpuSample& s) -> std::optional<bool> {
+    if (!s.memory_used_gib || !s.memory_total_gib || *s.memory_total_gib <= 0) return std::nullopt;
+    return *s.memory_used_gib >= kMemoryNearlyFull * *s.memory_total_gib;
+  });
+  if (!t.enough()) return finding(rule, RuleOutcome::CouldNotRun, too_little(t, "memory used and total"), "", source);
+  const std::string evidence = "memory " + percent(kMemoryNearlyFull) + "+ full in " + t.counts() + "; median " +
+                               fixed(*median(in.gpu.samples, &GpuSample::memory_used_gib), 1) + " of " +
+                               fixed(*median(in.gpu.samples, &GpuSample::memory_total_gib), 1) + " GiB used";
+  return finding(rule, t.majority() ? RuleOutcome::Fired : RuleOutcome::Clear, evidence,
+                 "Little headroom: check whether the framework only reserves it (JAX preallocates 75 %, PyTorch's "
+                 "caching allocator keeps freed blocks: torch.cuda.memory_allocated); if the job needs it, lower the "
+                 "batch, checkpoint activations, or set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
+                 source);
+}
+
+WatchFinding thermal_or_power_slowdown(const RuleInput& in) {
+  constexpr const char* rule = "thermal_or_power_slowdown";
+  constexpr const char* source = "NVML's clock-event reasons (not a fixed temperature); a tenth of the samples for "
+                                 "thermal/hardware slowdowns, most of them for the power cap: gpubench's choice";
+  std::size_t slowed = 0, capped = 0;
+  std::vector<std::string> seen;
+  const Tally t = tally(in.gpu.samples, [&](const GpuSample& s) -> std::optional<bool> {
+    if (!s.clock_event_reasons) return std::nullopt;
+    for (int bit = 0; bit < 64; ++bit) {
+      const std::uint64_t reason = *s.clock_event_reasons & (std::uint64_t{1} << bit);
+      if (!reason || !is_throttling(reason)) continue;
+      for (const std::string& name : clock_event_names(reason)) {
+        if (std::find(seen.begin(), seen.end(), name) == seen.end()) seen.push_back(name);
+      }
+    }
+    const bool slowdown = is_slowdown(*s.clock_event_reasons);
+    const bool cap = is_throttling(*s.clock_event_reasons) && !slowdown;
+    slowed += slowdown;
+    capped += cap;
+    return slowdown || cap;
+  });
+  if (!t.enough()) return finding(rule, RuleOutcome::CouldNotRun, too_little(t, "clock-event reasons"), "", source);
+  const bool fired_slowdown = slowed >= kSlowdownShare * t.readable;
+  const bool fired_cap = 2 * capped > t.readable;
+  std::string evidence = "thermal or hardware slowdown in " + std::to_string(slowed) + " and power cap alone in " +
+                         std::to_string(capped) + " of " + std::to_string(t.readable) + " samples";
+  if (!seen.empty()) {
+    evidence += " (reasons seen:";
+    for (const std::string& name : seen) evidence += " " + name;
+    evidence += ")";
+  }
+  if (const std::optional<double> clock = median(in.gpu.samples, &GpuSample::sm_clock_mhz)) {
+    evidence += "; median SM clock " + fixed(*clock, 0) + " MHz";
+  }
+  if (const std::optional<double> power = median(in.gpu.samples, &GpuSample::power_w)) {
+    evidence += ", power " + fixed(*power, 0) + " W";
+  }
+  if (const std::optional<double> temp = median(in.gpu.samples, &GpuSample::temperature_c)) {
+    evidence += ", temperature " + fixed(*temp, 0) + " C";
+    if (in.gpu.slowdown_temperature_c) evidence += " (slowdown at " + fixed(*in.gpu.slowdown_temperature_c, 0) + " C)";
+  }
+  const std::string fix =
+      fired_slowdown ? "Check the cooling and power delivery: inlet temperature, airflow and fans, the heat sink's "
+                       "contact; a power-brake reason comes from the node's BMC or power supply "
+                       "(nvidia-smi -q -d PERFORMANCE,TEMPERATURE shows the reasons)"
+                     : "The job runs at the power limit: compare it with the default (nvidia-smi -q -d POWER); if it "
+                       "is the default, the load is power-bound, as dense GEMM often is on this class of GPU";
+  return finding(rule, fired_slowdown || fired_cap ? RuleOutcome::Fired : RuleOutcome::Clear, evidence, fix, source);
+}
+
+WatchFinding host_transfers_at_ceiling(const RuleInput& in) {
+  constexpr const char* rule = "host_transfers_at_ceiling";
+  constexpr const char* source = "GPM PCIe bytes (DCGM_FI_PROF_PCIE_RX/TX_BYTES, link bytes x 55/58.9 for payload, "
+                                 "measured on an H200) at 80 % of the measured pinned ceiling, or within 0.8-1.25x "
+                                 "the pageable one: gpubench's choice";
+  const GpuCeilings& c = in.ceilings;
+  if (!c.h2d_pinned_gbps || !c.d2h_pinned_gbps) {
+    return finding(rule, RuleOutcome::CouldNotRun, "could not run: the results document has no pcie/h2d and "
+                   "pcie/d2h pinned 1GiB figures for GPU " + std::to_string(in.gpu.index), "", source);
+  }
+  struct Direction {
+    const char* name;
+    std::optional<double> GpuSample::*link;
+    const Ceiling& pinned;
+    const std::optional<Ceiling>& pageable;
+  };
+  const Direction directions[] = {
+      {"host to device", &GpuSample::pcie_rx_gbps, *c.h2d_pinned_gbps, c.h2d_pageable_gbps},
+      {"device to host", &GpuSample::pcie_tx_gbps, *c.d2h_pinned_gbps, c.d2h_pageable_gbps}};
+  std::string evidence, fix;
+  bool fired = false;
+  for (const Direction& d : directions) {
+    std::size_t at_pageable = 0;
+    const Tally pinned = tally(in.gpu.samples, [&](const GpuSample& s) -> std::optional<bool> {
+      if (!(s.*d.link)) return std::nullopt;
+      const double payload = *(s.*d.link) * kPcieLinkPayloadShare;
+      if (d.pageable && payload >= kPageableBandLow * d.pageable->value &&
+          payload <= kPageableBandHigh * d.pageable->value && payload < kNearCeiling * d.pinned.value) {
+        ++at_pageable;
+      }
+      return payload >= kNearCeiling * d.pinned.value;
+    });
+    if (!pinned.enough()) {
+      return finding(rule, RuleOutcome::CouldNotRun, too_little(pinned, "PCIe bytes (GPM)") + "; " + kGpmAdvice, "",
+                     source);
+    }
+    const double payload = *median(in.gpu.samples, d.link) * kPcieLinkPayloadShare;
+    evidence += std::string(evidence.empty() ? "" : "; ") + d.name + ": median " + gbps(payload) + " payload, at " +
+                percent(kNearCeiling) + "+ of the pinned " + gbps(d.pinned.value) + " in " + pinned.counts();
+    if (d.pageable) {
+      evidence += ", at the pageable " + gbps(d.pageable->value) + " in " + std::to_string(at_pageable);
+    }
+    if (pinned.majority()) {
+      fired = true;
+      fix = "Copies run at the pinned ceiling of this link: move fewer bytes (keep data on the GPU between steps, "
+            "send compact types), overlap copies with compute on separate streams, or spread them over GPUs";
+    } else if (2 * at_pageable > pinned.readable) {
+      fired = true;
+      if (fix.empty()) {
+        fix = "Copies run near this node's pageable ceiling, well under the pinned one: if the host buffers are "
+              "pageable, pin them (DataLoader pin_memory=True, cudaHostAlloc/cudaHostRegister)";
+      }
+    }
+  }
+  return finding(rule, fired ? RuleOutcome::Fired : RuleOutcome::Clear, evidence, fix, source);
+}
+
+WatchFinding nvlink_near_ceiling(const RuleInput& in) {
+  constexpr const char* rule = "nvlink_near_ceiling";
+  constexpr const char* source = "GPM NVLink bytes (DCGM_FI_PROF_NVLINK_RX/TX_BYTES) at 80 % or more of this node's "
+                                 "measured P2P copy-engine bandwidth (p2p/ce_unidir/1GiB): gpubench's choice";
+  if (in.ceilings.p2p_out_gbps.empty()) {
+    return finding(rule, RuleOutcome::CouldNotRun, "could not run: the results document has no p2p/ce_unidir 1GiB "
+                   "figure from GPU " + std::to_string(in.gpu.index), "", source);
+  }
+  const Ceiling* best = nullptr;
+  for (const auto& peer : in.ceilings.p2p_out_gbps) {
+    if (!best || peer.second.value > best->value) best = &peer.second;
+  }
+  const Tally t = tally(in.gpu.samples, [&](const GpuSample& s) -> std::optional<bool> {
+    if (!s.nvlink_tx_gbps || !s.nvlink_rx_gbps) return std::nullopt;
+    return std::max(*s.nvlink_tx_gbps, *s.nvlink_rx_gbps) >= kNearCeiling * best->value;
+  });
+  if (!t.enough()) {
+    return finding(rule, RuleOutcome::CouldNotRun, too_little(t, "NVLink bytes (GPM)") + "; " + kGpmAdvice, "", source);
+  }
+  const std::string evidence = "NVLink traffic one way at " + percent(kNearCeiling) + "+ of the measured " +
+                               gbps(best->value) + " (" + best->metric + ") in " + t.counts() + "; median sent " +
+                               gbps(*median(in.gpu.samples, &GpuSample::nvlink_tx_gbps)) + ", received " +
+                               gbps(*median(in.gpu.samples, &GpuSample::nvlink_rx_gbps));
+  return finding(rule, t.majority() ? RuleOutcome::Fired : RuleOutcome::Clear, evidence,
+                 "Communication between GPUs runs at the link's ceiling: overlap it with compute (DDP bucket size, "
+                 "FSDP prefetch), communicate in BF16, or lower the tensor-parallel degree",
+                 source);
+}
+
+WatchFinding pcie_link_degraded(const RuleInput& in) {
+  constexpr const char* rule = "pcie_link_degraded";
+  constexpr const char* source = "NVML's current PCIe generation and width below the maximum while the GPU is busy "
+                                 "(utilisation 50 %+: links train down when idle to save power): gpubench's choice";
+  if (!in.gpu.pcie_max_gen || !in.gpu.pcie_max_width) {
+    return finding(rule, RuleOutcome::CouldNotRun, "could not run: the timeline lacks the link's maximum generation "
+                   "and width", "", source);
+  }
+  std::vector<GpuSample> busy;
+  for (const GpuSample& s : in.gpu.samples) {
+    if (s.utilization && *s.utilization >= kUtilizationBusy) busy.push_back(s);
+  }
+  std::string below;
+  const Tally t = tally(busy, [&](const GpuSample& s) -> std::optional<bool> {
+    if (!s.pcie_gen || !s.pcie_width) return std::nullopt;
+    const bool degraded = *s.pcie_gen < *in.gpu.pcie_max_gen || *s.pcie_width < *in.gpu.pcie_max_width;
+    if (degraded) below = "Gen" + std::to_string(*s.pcie_gen) + " x" + std::to_string(*s.pcie_width);
+    return degraded;
+  });
+  if (!t.enough()) {
+    return finding(rule, RuleOutcome::CouldNotRun,
+                   too_little(t, "PCIe generation and width with the GPU busy (utilisation 50 %+)"), "", source);
+  }
+  const std::string maximum =
+      "Gen" + std::to_string(*in.gpu.pcie_max_gen) + " x" + std::to_string(*in.gpu.pcie_max_width);
+  const std::string evidence = "link below its maximum " + maximum + (below.empty() ? "" : " (" + below + ")") +
+                               " in " + t.counts() + " taken with the GPU busy";
+  return finding(rule, t.majority() ? RuleOutcome::Fired : RuleOutcome::Clear, evidence,
+                 "Reseat the card or its riser and check the slot's BIOS settings; compare LnkSta with LnkCap in "
+                 "`lspci -vv`, and run `gpubench doctor`",
+                 source);
+}
+
+WatchFinding xid_or_ecc_events(const RuleInput& in) {
+  constexpr const char* rule = "xid_or_ecc_events";
+  constexpr const char* source = "NVML's Xid events and ECC counters during the job: any one counts";
+  std::string evidence;
+  bool xid = false, uncorrected = false;
+  std::size_t count = 0;
+  for (const WatchEvent& e : in.job.events) {
+    if (e.gpu != in.gpu.index) continue;
+    ++count;
+    xid = xid || e.kind == "xid";
+    uncorrected = uncorrected || e.kind == "ecc_uncorrected";
+    evidence += std::string(evidence.empty() ? "" : "; ") + "at " + fixed(e.t_s, 0) + " s " +
+                (e.kind == "xid" ? "Xid " : e.kind + " x") + std::to_string(e.code) +
+                (e.detail.empty() ? "" : " (" + e.detail + ")");
+  }
+  if (count == 0) return finding(rule, RuleOutcome::Clear, "no Xid or ECC events during the job", "", source);
+  const std::string fix =
+      xid ? "Look the Xid up in NVIDIA's Xid catalogue (`gpubench doctor` reads the kernel log and names it); "
+            "drain the GPU if it repeats"
+      : uncorrected ? "Drain the GPU: check row remapping (nvidia-smi -q -d ROW_REMAPPER) and reset it; replace it "
+                      "if remapping failed"
+                    : "Corrected errors cost little now; watch the count, as a growing one precedes row remapping";
+  return finding(rule, RuleOutcome::Fired, std::to_string(count) + " event(s): " + evidence, fix, source);
+}
+
+GpuDiagnosis diagnose_gpu(const WatchTimeline& job, const GpuTimeline& gpu, const GpuCeilings& ceilings) {
+  const RuleInput in{job, gpu, ceilings};
+  GpuDiagnosis diagnosis;
+  diagnosis.gpu = gpu.index;
+  for (WatchFinding (*rule)(const RuleInput&) :
+       {gpu_starved, tensor_cores_idle, memory_bandwidth_bound, many_small_kernels, memory_nearly_full,
+        thermal_or_power_slowdown, host_transfers_at_ceiling, nvlink_near_ceiling, pcie_link_degraded,
+        xid_or_ecc_events}) {
+    diagnosis.findings.push_back(rule(in));
+  }
+  std::size_t fired = 0;
+  std::string not_run;
+  for (const WatchFinding& f : diagnosis.findings) {
+    fired += f.outcome == RuleOutcome::Fired;
+    if (f.outcome == RuleOutcome::CouldNotRun) not_run += (not_run.empty() ? "" : ", ") + f.rule;
+  }
+  if (fired > 0) {
+    diagnosis.summary = std::to_string(fired) + (fired == 1 ? " finding" : " findings");
+  } else if (gpu.samples.size() < kMinimumSamples) {
+    diagnosis.summary = "no diagnosis: " + std::to_string(gpu.samples.size()) + " samples, " +
+                        std::to_string(kMinimumSamples) + " or more needed (the job ran too briefly)";
+  } else {
+    diagnosis.summary = "no bottleneck found" + (not_run.empty() ? "" : " (could not run: " + not_run + ")");
+  }
+  return diagnosis;
+}
+
+std::vector<GpuDiagnosis> diagnose(const WatchTimeline& job, const std::map<int, GpuCeilings>& ceilings) {
+  const GpuCeilings none;
+  std::vector<GpuDiagnosis> diagnoses;
+  for (const GpuTimeline& gpu : job.gpus) {
+    const auto it = ceilings.find(gpu.index);
+    diagnoses.push_back(diagnose_gpu(job, gpu, it == ceilings.end() ? none : it->second));
+  }
+  return diagnoses;
+}
+
+}  // namespace gpubench

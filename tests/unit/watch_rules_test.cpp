@@ -1,0 +1,324 @@
+// `gpubench watch`'s diagnosis on recorded timelines, no GPU: each rule fires on a timeline made for it and stays
+// quiet on one that is not; rules without their GPM fields or ceilings say they could not run; the timeline
+// document reads back what it wrote and names a bad field.
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "harness/results/input_error.hpp"
+#include "harness/watch/diagnosis_rules.hpp"
+
+namespace gpubench {
+namespace {
+
+constexpr std::uint64_t kSwPowerCap = 0x4;          // NVML's clock-event reason bits
+constexpr std::uint64_t kSwThermalSlowdown = 0x20;
+
+// A GPU working well: busy SMs on Tensor Cores, modest memory traffic, a full-speed link, nothing throttled.
+GpuSample healthy(double t) {
+  GpuSample s;
+  s.t_s = t;
+  s.utilization = 0.95;
+  s.memory_used_gib = 60;
+  s.memory_total_gib = 141;
+  s.power_w = 500;
+  s.sm_clock_mhz = 1980;
+  s.temperature_c = 60;
+  s.clock_event_reasons = 0;
+  s.pcie_gen = 5;
+  s.pcie_width = 16;
+  s.sm_active = 0.9;
+  s.sm_occupancy = 0.5;
+  s.tensor_active = 0.5;
+  s.dram_active = 0.3;
+  s.fp64_active = 0;
+  s.fp32_active = 0.1;
+  s.fp16_active = 0.1;
+  s.pcie_tx_gbps = 1;
+  s.pcie_rx_gbps = 1;
+  s.nvlink_tx_gbps = 10;
+  s.nvlink_rx_gbps = 10;
+  return s;
+}
+
+// Ten samples a second apart on GPU 0 with 16 cores allowed; `edit` changes sample i and its host sample.
+WatchTimeline timeline(const std::function<void(int, GpuSample&, HostSample&)>& edit = {}, int samples = 10) {
+  WatchTimeline job;
+  job.command = {"python", "train.py"};
+  job.cpus_allowed = 16;
+  GpuTimeline gpu;
+  gpu.name = "NVIDIA H200";
+  gpu.dram_peak_gbps = 4800;
+  gpu.pcie_max_gen = 5;
+  gpu.pcie_max_width = 16;
+  gpu.slowdown_temperature_c = 87;
+  for (int i = 0; i < samples; ++i) {
+    GpuSample sample = healthy(i);
+    HostSample host{double(i), 2, 0.5, 0};
+    if (edit) edit(i, sample, host);
+    gpu.samples.push_back(sample);
+    job.host.push_back(host);
+  }
+  job.gpus.push_back(gpu);
+  return job;
+}
+
+// This node's ceilings as an H200's results document gives them.
+GpuCeilings h200() {
+  GpuCeilings c;
+  c.hbm_gbps = Ceiling{4428, "memory/read/1GiB/gpu0/bandwidth"};
+  c.gemm_tflops = {{"fp32", {49, "gemm/fp32/8192x8192x8192/gpu0/tflops"}},
+                   {"bf16", {693, "gemm/bf16/8192x8192x8192/gpu0/tflops"}}};
+  c.h2d_pinned_gbps = Ceiling{55.5, "pcie/h2d/pinned/1GiB/gpu0/bandwidth"};
+  c.d2h_pinned_gbps = Ceiling{55.2, "pcie/d2h/pinned/1GiB/gpu0/bandwidth"};
+  c.h2d_pageable_gbps = Ceiling{9.2, "pcie/h2d/pageable/1GiB/gpu0/bandwidth"};
+  c.d2h_pageable_gbps = Ceiling{14, "pcie/d2h/pageable/1GiB/gpu0/bandwidth"};
+  c.p2p_out_gbps = {{1, {396, "p2p/ce_unidir/1GiB/gpu0-gpu1/bandwidth"}}};
+  return c;
+}
+
+WatchFinding run(WatchFinding (*rule)(const RuleInput&), const WatchTimeline& job, const GpuCeilings& c = h200()) {
+  return rule(RuleInput{job, job.gpus[0], c});
+}
+
+TEST(WatchRules, AHealthyJobFiresNothingAndSaysNoBottleneckFound) {
+  const GpuDiagnosis diagnosis = diagnose_gpu(timeline(), timeline().gpus[0], h200());
+  for (const WatchFinding& f : diagnosis.findings) {
+    EXPECT_EQ(f.outcome, RuleOutcome::Clear) << f.rule << ": " << f.evidence;
+  }
+  EXPECT_EQ(diagnosis.summary, "no bottleneck found");
+}
+
+TEST(WatchRules, GpuStarvedByPreprocessingFiresAndAnIdleHostDoesNot) {
+  const WatchFinding starved = run(gpu_starved, timeline([](int, GpuSample& s, HostSample& h) {
+                                     s.sm_active = 0.1;
+                                     h.cpu_cores = 15.6;
+                                   }));
+  EXPECT_EQ(starved.outcome, RuleOutcome::Fired) << starved.evidence;
+  EXPECT_NE(starved.evidence.find("preprocessing"), std::string::npos) << starved.evidence;
+  EXPECT_NE(starved.fix.find("DALI"), std::string::npos);
+  const WatchFinding idle = run(gpu_starved, timeline([](int, GpuSample& s, HostSample&) { s.sm_active = 0.1; }));
+  EXPECT_EQ(idle.outcome, RuleOutcome::Clear) << idle.evidence;
+}
+
+TEST(WatchRules, GpuStarvedByLoadingSaysSoAndWithoutGpmJudgesUtilisation) {
+  const WatchFinding loading = run(gpu_starved, timeline([](int, GpuSample& s, HostSample& h) {
+                                     s.sm_active.reset();
+                                     s.utilization = 0.2;
+                                     h.io_wait = 0.6;
+                                   }));
+  EXPECT_EQ(loading.outcome, RuleOutcome::Fired) << loading.evidence;
+  EXPECT_NE(loading.evidence.find("GPU utilisation (NVML)"), std::string::npos) << loading.evidence;
+  EXPECT_NE(loading.evidence.find("data to load"), std::string::npos) << loading.evidence;
+}
+
+TEST(WatchRules, TensorCoresIdleUnderComputeBoundFp32AndNotWhenTheyWork) {
+  const WatchFinding idle = run(tensor_cores_idle, timeline([](int, GpuSample& s, HostSample&) {
+                                  s.tensor_active = 0.01;
+                                  s.fp32_active = 0.6;
+                                }));
+  EXPECT_EQ(idle.outcome, RuleOutcome::Fired) << idle.evidence;
+  EXPECT_NE(idle.evidence.find("49 TFLOP/s in FP32 GEMM and 693 in BF16"), std::string::npos) << idle.evidence;
+  EXPECT_EQ(run(tensor_cores_idle, timeline()).outcome, RuleOutcome::Clear);
+}
+
+TEST(WatchRules, MemoryBandwidthBoundNearTheMeasuredCeilingOnlyInMostSamples) {
+  const WatchFinding bound = run(memory_bandwidth_bound,
+                                 timeline([](int, GpuSample& s, HostSample&) { s.dram_active = 0.8; }));
+  EXPECT_EQ(bound.outcome, RuleOutcome::Fired) << bound.evidence;
+  EXPECT_NE(bound.evidence.find("3840 GB/s"), std::string::npos) << bound.evidence;  // 0.8 of 4800, not 0.8
+  const WatchFinding some = run(memory_bandwidth_bound,
+                                timeline([](int i, GpuSample& s, HostSample&) { s.dram_active = i < 4 ? 0.8 : 0.3; }));
+  EXPECT_EQ(some.outcome, RuleOutcome::Clear) << some.evidence;
+  GpuCeilings no_hbm = h200();
+  no_hbm.hbm_gbps.reset();
+  const WatchFinding unmeasured = run(memory_bandwidth_bound, timeline(), no_hbm);
+  EXPECT_EQ(unmeasured.outcome, RuleOutcome::CouldNotRun);
+  EXPECT_NE(unmeasured.evidence.find("memory/read"), std::string::npos) << unmeasured.evidence;
+}
+
+TEST(WatchRules, ManySmallKernelsNeedsTheLaunchingThreadSaturated) {
+  const auto launch_bound = [](double busiest) {
+    return timeline([busiest](int, GpuSample& s, HostSample& h) {
+      s.sm_active = 0.3;
+      h.busiest_thread = busiest;
+    });
+  };
+  const WatchFinding fired = run(many_small_kernels, launch_bound(0.98));
+  EXPECT_EQ(fired.outcome, RuleOutcome::Fired) << fired.evidence;
+  EXPECT_NE(fired.fix.find("CUDA Graph"), std::string::npos);
+  EXPECT_EQ(run(many_small_kernels, launch_bound(0.4)).outcome, RuleOutcome::Clear);
+}
+
+TEST(WatchRules, MemoryNearlyFullFiresAtNinetyFivePercent) {
+  EXPECT_EQ(run(memory_nearly_full, timeline([](int, GpuSample& s, HostSample&) { s.memory_used_gib = 138; })).outcome,
+            RuleOutcome::Fired);
+  EXPECT_EQ(run(memory_nearly_full, timeline()).outcome, RuleOutcome::Clear);
+}
+
+TEST(WatchRules, SlowdownFollowsNvmlReasonsNotTheTemperature) {
+  const WatchFinding thermal = run(thermal_or_power_slowdown, timeline([](int i, GpuSample& s, HostSample&) {
+                                     if (i < 2) s.clock_event_reasons = kSwThermalSlowdown;
+                                   }));
+  EXPECT_EQ(thermal.outcome, RuleOutcome::Fired) << thermal.evidence;
+  EXPECT_NE(thermal.evidence.find("sw_thermal_slowdown"), std::string::npos) << thermal.evidence;
+  EXPECT_NE(thermal.fix.find("cooling"), std::string::npos);
+  const WatchFinding capped = run(thermal_or_power_slowdown, timeline([](int i, GpuSample& s, HostSample&) {
+                                    if (i < 8) s.clock_event_reasons = kSwPowerCap;
+                                  }));
+  EXPECT_EQ(capped.outcome, RuleOutcome::Fired) << capped.evidence;
+  EXPECT_NE(capped.fix.find("power limit"), std::string::npos);
+  const WatchFinding hot_but_fine = run(thermal_or_power_slowdown, timeline([](int i, GpuSample& s, HostSample&) {
+                                          s.temperature_c = 86;
+                                          if (i < 3) s.clock_event_reasons = kSwPowerCap;
+                                        }));
+  EXPECT_EQ(hot_but_fine.outcome, RuleOutcome::Clear) << hot_but_fine.evidence;
+}
+
+TEST(WatchRules, HostTransfersAtThePinnedOrThePageableCeiling) {
+  // 58.9 GB/s of link traffic is 55 GB/s of copies: the pinned ceiling.
+  const WatchFinding pinned = run(host_transfers_at_ceiling,
+                                  timeline([](int, GpuSample& s, HostSample&) { s.pcie_rx_gbps = 58.9; }));
+  EXPECT_EQ(pinned.outcome, RuleOutcome::Fired) << pinned.evidence;
+  EXPECT_NE(pinned.evidence.find("host to device: median 55.0 GB/s payload"), std::string::npos) << pinned.evidence;
+  const WatchFinding pageable = run(host_transfers_at_ceiling,
+                                    timeline([](int, GpuSample& s, HostSample&) { s.pcie_rx_gbps = 10; }));
+  EXPECT_EQ(pageable.outcome, RuleOutcome::Fired) << pageable.evidence;
+  EXPECT_NE(pageable.fix.find("pin_memory"), std::string::npos);
+  EXPECT_EQ(run(host_transfers_at_ceiling, timeline()).outcome, RuleOutcome::Clear);
+}
+
+TEST(WatchRules, NvlinkNearTheMeasuredPeerCeiling) {
+  const WatchFinding near = run(nvlink_near_ceiling,
+                                timeline([](int, GpuSample& s, HostSample&) { s.nvlink_tx_gbps = 350; }));
+  EXPECT_EQ(near.outcome, RuleOutcome::Fired) << near.evidence;
+  EXPECT_NE(near.evidence.find("p2p/ce_unidir/1GiB/gpu0-gpu1/bandwidth"), std::string::npos);
+  EXPECT_EQ(run(nvlink_near_ceiling, timeline()).outcome, RuleOutcome::Clear);
+}
+
+TEST(WatchRules, PcieLinkDegradedUnderLoadButNotWhenItTrainsDownIdle) {
+  const WatchFinding degraded = run(pcie_link_degraded,
+                                    timeline([](int, GpuSample& s, HostSample&) { s.pcie_gen = 3; }));
+  EXPECT_EQ(degraded.outcome, RuleOutcome::Fired) << degraded.evidence;
+  EXPECT_NE(degraded.evidence.find("Gen5 x16 (Gen3 x16)"), std::string::npos) << degraded.evidence;
+  const WatchFinding idle_downtrained = run(pcie_link_degraded, timeline([](int i, GpuSample& s, HostSample&) {
+                                              if (i % 2 == 0) return;
+                                              s.utilization = 0;
+                                              s.pcie_gen = 1;
+                                            }));
+  EXPECT_EQ(idle_downtrained.outcome, RuleOutcome::Clear) << idle_downtrained.evidence;
+}
+
+TEST(WatchRules, XidOrEccEventsOfThisGpuOnly) {
+  WatchTimeline job = timeline();
+  job.events.push_back({12, 1, "xid", 79, "GPU has fallen off the bus"});
+  EXPECT_EQ(run(xid_or_ecc_events, job).outcome, RuleOutcome::Clear);
+  job.events.push_back({30, 0, "xid", 48, "double-bit ECC error"});
+  const WatchFinding fired = run(xid_or_ecc_events, job);
+  EXPECT_EQ(fired.outcome, RuleOutcome::Fired);
+  EXPECT_NE(fired.evidence.find("at 30 s Xid 48"), std::string::npos) << fired.evidence;
+}
+
+TEST(WatchRules, WithoutGpmTheGpmRulesSayTheyCouldNotRun) {
+  const WatchTimeline job = timeline([](int, GpuSample& s, HostSample&) {
+    GpuSample plain;
+    plain.t_s = s.t_s;
+    plain.utilization = s.utilization;
+    plain.memory_used_gib = s.memory_used_gib;
+    plain.memory_total_gib = s.memory_total_gib;
+    plain.clock_event_reasons = s.clock_event_reasons;
+    plain.pcie_gen = s.pcie_gen;
+    plain.pcie_width = s.pcie_width;
+    s = plain;
+  });
+  const GpuDiagnosis diagnosis = diagnose_gpu(job, job.gpus[0], h200());
+  for (const WatchFinding& f : diagnosis.findings) {
+    const bool gpm = f.rule == "tensor_cores_idle" || f.rule == "memory_bandwidth_bound" ||
+                     f.rule == "many_small_kernels" || f.rule == "host_transfers_at_ceiling" ||
+                     f.rule == "nvlink_near_ceiling";
+    EXPECT_EQ(f.outcome, gpm ? RuleOutcome::CouldNotRun : RuleOutcome::Clear) << f.rule << ": " << f.evidence;
+    if (gpm) EXPECT_NE(f.evidence.find("GPM"), std::string::npos) << f.evidence;
+  }
+  EXPECT_EQ(diagnosis.summary, "no bottleneck found (could not run: tensor_cores_idle, memory_bandwidth_bound, "
+                               "many_small_kernels, host_transfers_at_ceiling, nvlink_near_ceiling)");
+}
+
+TEST(WatchRules, TooShortAJobGetsNoDiagnosis) {
+  const WatchTimeline job = timeline({}, 3);
+  const GpuDiagnosis diagnosis = diagnose(job, {{0, h200()}}).at(0);
+  EXPECT_EQ(diagnosis.findings[0].outcome, RuleOutcome::CouldNotRun);
+  EXPECT_NE(diagnosis.summary.find("no diagnosis: 3 samples"), std::string::npos) << diagnosis.summary;
+}
+
+TEST(WatchTimeline, JsonRoundTripKeepsAbsentFieldsAbsent) {
+  WatchTimeline job = timeline();
+  job.gpus[0].samples[2].sm_active.reset();
+  job.gpus[0].samples[2].clock_event_reasons = kSwPowerCap | kSwThermalSlowdown;
+  job.events.push_back({4.5, 0, "ecc_corrected", 2, ""});
+  const nlohmann::json written = to_json(job);
+  EXPECT_EQ(written["schema"], kWatchSchema);
+  EXPECT_FALSE(written["gpus"][0]["samples"][2].contains("sm_active"));
+  const WatchTimeline read = watch_timeline_from_json(written, "watch.json");
+  EXPECT_FALSE(read.gpus[0].samples[2].sm_active);
+  EXPECT_EQ(read.gpus[0].samples[2].clock_event_reasons, kSwPowerCap | kSwThermalSlowdown);
+  EXPECT_EQ(to_json(read), written);
+}
+
+TEST(WatchTimeline, ABadDocumentNamesTheFileAndTheField) {
+  nlohmann::json document = to_json(timeline());
+  document["gpus"][0]["samples"][2]["sm_active"] = 1.7;
+  try {
+    watch_timeline_from_json(document, "watch.json");
+    FAIL() << "a share of 1.7 was accepted";
+  } catch (const InputError& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "watch.json: field 'gpus[0].samples[2].sm_active': 1.7 is not a share between 0 and 1");
+  }
+  document = to_json(timeline());
+  document["host"][1].erase("io_wait");
+  EXPECT_THROW(watch_timeline_from_json(document, "watch.json"), InputError);
+  document = to_json(timeline());
+  document["schema"] = "gpubench.results/1";
+  EXPECT_THROW(watch_timeline_from_json(document, "watch.json"), InputError);
+  document = to_json(timeline());
+  document["gpus"][0]["samples"][0]["pcie_gen"] = "five";
+  EXPECT_THROW(watch_timeline_from_json(document, "watch.json"), InputError);
+  document = to_json(timeline());
+  document["gpus"][0]["samples"][0]["clock_event_reasons"] = -4;
+  EXPECT_THROW(watch_timeline_from_json(document, "watch.json"), InputError);
+}
+
+Metric metric(const std::string& id, double value) {
+  Metric m;
+  m.id = id;
+  m.value = value;
+  return m;
+}
+
+TEST(WatchCeilings, ReadFromAResultsDocumentReadBeforeTriadAndAbsentWhenUnmeasured) {
+  ResultsDocument document;
+  document.metrics = {metric("memory/read/1GiB/gpu0/bandwidth", 4428), metric("memory/triad/1GiB/gpu0/bandwidth", 4360),
+                      metric("memory/triad/1GiB/gpu1/bandwidth", 4361),
+                      metric("gemm/bf16/8192x8192x8192/gpu0/tflops", 693),
+                      metric("gemm/burst/bf16/8192x8192x8192/gpu0/tflops", 823),
+                      metric("gemm/bf16/4096x4096x4096/gpu0/tflops", 680),
+                      metric("pcie/h2d/pinned/1GiB/gpu0/bandwidth", 55.5),
+                      metric("pcie/h2d/pinned/1GiB/all_gpus/bandwidth", 109.5),
+                      metric("pcie/d2h/pageable/1GiB/gpu1/bandwidth", 13.6),
+                      metric("p2p/ce_unidir/1GiB/gpu0-gpu1/bandwidth", 395.9)};
+  const std::map<int, GpuCeilings> ceilings = node_ceilings(document);
+  ASSERT_EQ(ceilings.size(), 2u);
+  const GpuCeilings& gpu0 = ceilings.at(0);
+  EXPECT_EQ(gpu0.hbm_gbps->metric, "memory/read/1GiB/gpu0/bandwidth");
+  EXPECT_EQ(ceilings.at(1).hbm_gbps->value, 4361);
+  ASSERT_EQ(gpu0.gemm_tflops.size(), 1u);
+  EXPECT_EQ(gpu0.gemm_tflops.at("bf16").value, 693);
+  EXPECT_EQ(gpu0.h2d_pinned_gbps->value, 55.5);
+  EXPECT_FALSE(gpu0.d2h_pinned_gbps);
+  EXPECT_EQ(ceilings.at(1).d2h_pageable_gbps->value, 13.6);
+  EXPECT_EQ(gpu0.p2p_out_gbps.at(1).value, 395.9);
+  EXPECT_TRUE(ceilings.at(1).p2p_out_gbps.empty());
+}
+
+}  // namespace
+}  // namespace gpubench

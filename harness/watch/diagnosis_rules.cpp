@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <iterator>
 
 #include "harness/results/clock_events.hpp"
 
@@ -87,14 +88,16 @@ std::optional<double> median(const std::vector<GpuSample>& samples, std::optiona
   return values[values.size() / 2];
 }
 
-// The job's host sample nearest to `t`, when one lies within an interval of it.
+// The job's host sample nearest to `t` (they come in time order), when one lies within an interval of it.
 const HostSample* host_at(const WatchTimeline& job, double t) {
+  const auto after = std::lower_bound(job.host.begin(), job.host.end(), t,
+                                      [](const HostSample& sample, double time) { return sample.t_s < time; });
   const HostSample* nearest = nullptr;
-  for (const HostSample& sample : job.host) {
-    if (std::abs(sample.t_s - t) > job.interval_s) continue;
-    if (!nearest || std::abs(sample.t_s - t) < std::abs(nearest->t_s - t)) nearest = &sample;
+  if (after != job.host.end()) nearest = &*after;
+  if (after != job.host.begin() && (!nearest || t - std::prev(after)->t_s < nearest->t_s - t)) {
+    nearest = &*std::prev(after);
   }
-  return nearest;
+  return nearest && std::abs(nearest->t_s - t) <= job.interval_s ? nearest : nullptr;
 }
 
 WatchFinding finding(const char* rule, RuleOutcome outcome, std::string evidence, std::string fix, const char* source) {

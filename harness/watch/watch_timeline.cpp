@@ -134,7 +134,11 @@ GpuTimeline read_gpu(const Reader& read, const json& object, const std::string& 
   gpu.slowdown_temperature_c = read.optional_number(object, "slowdown_temperature_c", path);
   const json& samples = read.array(object, "samples", path);
   for (std::size_t i = 0; i < samples.size(); ++i) {
-    gpu.samples.push_back(read_sample(read, samples[i], path + "samples[" + std::to_string(i) + "]."));
+    const std::string where = path + "samples[" + std::to_string(i) + "].";
+    gpu.samples.push_back(read_sample(read, samples[i], where));
+    if (i > 0 && gpu.samples[i].t_s < gpu.samples[i - 1].t_s) {
+      read.fail(where + "t_s", "earlier than the sample before");
+    }
   }
   return gpu;
 }
@@ -197,7 +201,11 @@ WatchTimeline watch_timeline_from_json(const json& document, const std::string& 
     }
     const json& host = read.array(document, "host", "");
     for (std::size_t i = 0; i < host.size(); ++i) {
-      timeline.host.push_back(read_host_sample(read, host[i], "host[" + std::to_string(i) + "]."));
+      const std::string where = "host[" + std::to_string(i) + "].";
+      timeline.host.push_back(read_host_sample(read, host[i], where));
+      if (i > 0 && timeline.host[i].t_s < timeline.host[i - 1].t_s) {
+        read.fail(where + "t_s", "earlier than the sample before");
+      }
     }
     const json& events = read.array(document, "events", "");
     for (std::size_t i = 0; i < events.size(); ++i) {

@@ -47,7 +47,7 @@ struct GpuTimeline {
   std::optional<int> pcie_max_gen;
   std::optional<int> pcie_max_width;
   std::optional<double> slowdown_temperature_c;  // NVML's slowdown threshold
-  std::vector<GpuSample> samples;
+  std::vector<GpuSample> samples;  // in time order
 };
 
 // The job's processes together, from /proc.
@@ -71,7 +71,7 @@ struct WatchTimeline {
   double interval_s = 1;
   int cpus_allowed = 0;  // cores the job may run on (its affinity mask)
   std::vector<GpuTimeline> gpus;
-  std::vector<HostSample> host;
+  std::vector<HostSample> host;  // in time order
   std::vector<WatchEvent> events;
 };
 

@@ -101,6 +101,19 @@ TEST(WatchRules, GpuStarvedByPreprocessingFiresAndAnIdleHostDoesNot) {
   EXPECT_EQ(idle.outcome, RuleOutcome::Clear) << idle.evidence;
 }
 
+TEST(WatchRules, GpuStarvedNeedsAHostSampleWithinAnInterval) {
+  const auto starved_with_host_offset = [](double offset) {
+    return run(gpu_starved, timeline([offset](int, GpuSample& s, HostSample& h) {
+                 s.sm_active = 0.1;
+                 h.cpu_cores = 15.6;
+                 h.t_s += offset;
+               }));
+  };
+  EXPECT_EQ(starved_with_host_offset(0.4).outcome, RuleOutcome::Fired);
+  EXPECT_EQ(starved_with_host_offset(-0.6).outcome, RuleOutcome::Fired);
+  EXPECT_EQ(starved_with_host_offset(20).outcome, RuleOutcome::CouldNotRun);
+}
+
 TEST(WatchRules, GpuStarvedByLoadingSaysSoAndWithoutGpmJudgesUtilisation) {
   const WatchFinding loading = run(gpu_starved, timeline([](int, GpuSample& s, HostSample& h) {
                                      s.sm_active.reset();
@@ -282,6 +295,9 @@ TEST(WatchTimeline, ABadDocumentNamesTheFileAndTheField) {
   EXPECT_THROW(watch_timeline_from_json(document, "watch.json"), InputError);
   document = to_json(timeline());
   document["gpus"][0]["samples"][0]["pcie_gen"] = "five";
+  EXPECT_THROW(watch_timeline_from_json(document, "watch.json"), InputError);
+  document = to_json(timeline());
+  document["host"][3]["t_s"] = 1.5;
   EXPECT_THROW(watch_timeline_from_json(document, "watch.json"), InputError);
   document = to_json(timeline());
   document["gpus"][0]["samples"][0]["clock_event_reasons"] = -4;

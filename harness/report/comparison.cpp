@@ -8,6 +8,7 @@
 
 #include "benchmarks/common/metric_id.hpp"
 #include "benchmarks/p2p/copy_patterns.hpp"
+#include "harness/baseline/measuring_method.hpp"
 #include "harness/results/id_pattern.hpp"
 #include "harness/verdict/mann_whitney.hpp"
 
@@ -193,6 +194,8 @@ Comparison compare_runs(const std::vector<SourcedResults>& runs, const std::stri
       row.ratios.push_back(first.value != 0 ? metric.value / first.value : NAN);
       if (r == 0) continue;
       row.against_first.push_back(difference_between(first, metric));
+      row.against_first.back().method_change =
+          method_change(measuring_method(first.params), measuring_method(metric.params));
       const std::size_t gpus = comparison.runs[r].gpu_count;
       if (gpus != first_gpus && summed_over_the_nodes_gpus(id)) {
         Difference& difference = row.against_first.back();

@@ -49,6 +49,9 @@ struct Difference {
   // test (equal runs are apart by chance 2 times in C(n+m, n): 1 in 10 with 3 and 3).
   bool apart = false;
   std::string not_comparable;  // why, when direction is NotComparable
+  // How the later run's kernel differs from the first's ("algo_tile 201 -> 248"; measuring_method.hpp): a cause to
+  // weigh before the GPU. "" when the same, or unknown.
+  std::string method_change;
 };
 
 // With too few repetitions to test, the chance that two runs of the same thing come out apart.

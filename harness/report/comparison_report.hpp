@@ -66,6 +66,13 @@ inline void print_legend(const Comparison& comparison, std::ostream& out) {
   }
   out << "geomean (summary): the geometric mean of the ratios, each taken so that above 1 is better\n";
   for (const std::string& why : not_comparable) out << "not comparable: " << why << "\n";
+  for (const ComparisonRow& row : comparison.rows) {
+    for (std::size_t later = 0; later < row.against_first.size(); ++later) {
+      if (row.against_first[later].method_change.empty()) continue;
+      out << "another kernel: " << row.metric << ", " << comparison.runs[later + 1].key << " against "
+          << comparison.runs[0].key << ": " << row.against_first[later].method_change << "\n";
+    }
+  }
 }
 
 inline void print_summary(const RunSummary& summary, const std::string& first, std::ostream& out) {
@@ -138,6 +145,7 @@ inline nlohmann::json comparison_report_json(const Comparison& comparison) {
     for (std::size_t later = 0; later < differences.size(); ++later) {
       nlohmann::json& judged = document["rows"][r]["against_first"][later];
       judged["apart"] = differences[later].apart;
+      if (!differences[later].method_change.empty()) judged["method_change"] = differences[later].method_change;
       if (differences[later].direction == Direction::NotComparable) {
         judged["not_comparable"] = differences[later].not_comparable;
       }

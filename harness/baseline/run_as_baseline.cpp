@@ -20,13 +20,16 @@ struct Rule {
 // figure, else the kind's (which then does not gate it), else none.
 std::optional<Rule> rule_for(const std::string& id, const Baseline* rules, const std::string& rules_path,
                              const std::vector<SourcedBaseline>& same_model) {
-  const auto kind_entry = rules ? rules->metrics.find(id) : std::map<std::string, BaselineMetric>::const_iterator{};
-  const bool kind_has = rules && kind_entry != rules->metrics.end();
-  if (kind_has && kind_entry->second.gates) return Rule{rules_path, kind_entry->second};
+  const BaselineMetric* kind_entry = nullptr;
+  if (rules != nullptr) {
+    const auto found = rules->metrics.find(id);
+    if (found != rules->metrics.end()) kind_entry = &found->second;
+  }
+  if (kind_entry != nullptr && kind_entry->gates) return Rule{rules_path, *kind_entry};
   if (const std::optional<FallbackJudge> fallback = gpu_model_judge(id, same_model)) {
     return Rule{fallback->path, fallback->metric};
   }
-  if (kind_has) return Rule{rules_path, kind_entry->second};
+  if (kind_entry != nullptr) return Rule{rules_path, *kind_entry};
   return std::nullopt;
 }
 

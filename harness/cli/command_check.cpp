@@ -61,18 +61,26 @@ struct CheckArguments {
   std::string log_dir;
 };
 
+// The node kind's baseline, from --baseline (`given`) or the default location. Where it only lends its rules
+// (--against, --fleet), a default location that does not exist is no error: there is simply none.
+BaselineChoice kind_baseline(const MachineKind& kind, const std::string& given, bool only_rules) {
+  const std::string where = given.empty() ? default_baseline_location() : given;
+  if (only_rules && given.empty() && !std::filesystem::exists(where)) return {};
+  BaselineChoice choice = choose_baseline(kind, where);
+  for (const std::string& why : choice.skipped) std::cerr << "gpubench: check: skipping " << why << "\n";
+  return choice;
+}
+
 int fleet_command(const CheckArguments& args, const std::atomic<bool>& stop) {
   if (args.results.size() < 2) throw UsageError("--fleet needs the results of two or more nodes");
   refuse_outputs_over_inputs({{"--json-file", args.json_file}}, args.results);
   const std::vector<SourcedResults> runs = load_results_files(args.results, stop);
   // The node kind's baseline lends the fleet its rules: which figures gate, their tolerance and run-to-run spread.
   const MachineKind kind = machine_kind_of(runs.front().results, runs.front().path);
-  const std::string where = args.baseline.empty() ? default_baseline_location() : args.baseline;
-  const bool optional = args.baseline.empty() && !std::filesystem::exists(where);
-  const BaselineChoice choice = optional ? BaselineChoice{} : choose_baseline(kind, where);
+  const BaselineChoice choice = kind_baseline(kind, args.baseline, true);
   if (choice.path.empty()) {
-    std::cerr << "gpubench: check: no baseline of " << describe(kind) << " in " << where << " to say which figures "
-              << "gate and how much they move between runs: the fleet's own spread judges\n";
+    std::cerr << "gpubench: check: no baseline of " << describe(kind) << " to say which figures gate and how much "
+              << "they move between runs: the fleet's own spread judges\n";
   }
   const FleetReport report = analyse_fleet(runs, choice.path.empty() ? nullptr : &choice.baseline);
   if (!args.json_file.empty()) write_json_atomically(fleet_json(report), args.json_file);
@@ -129,10 +137,7 @@ int check_command(const CheckArguments& args, const std::atomic<bool>& stop) {
   // The node kind's baseline: what the run is judged against, or with --against, the rules the other run is used by.
   const MachineKind kind = machine_kind_of(results, path);
   const std::string where = args.baseline.empty() ? default_baseline_location() : args.baseline;
-  // --against needs no baseline: without one of this kind the run's own repetitions give the noise.
-  const bool optional = !args.against.empty() && args.baseline.empty() && !std::filesystem::exists(where);
-  BaselineChoice choice = optional ? BaselineChoice{} : choose_baseline(kind, where);
-  for (const std::string& why : choice.skipped) std::cerr << "gpubench: check: skipping " << why << "\n";
+  BaselineChoice choice = kind_baseline(kind, args.baseline, !args.against.empty());
   if (!args.against.empty() && choice.path.empty()) {
     std::cerr << "gpubench: check: no baseline of " << describe(kind) << " in " << where << " to say which figures "
               << "gate and how much they move between runs: against " << args.against << ", the host's figures are "

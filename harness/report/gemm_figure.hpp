@@ -43,6 +43,18 @@ inline std::optional<GemmFigure> gemm_figure(const Metric& metric) {
   return std::nullopt;
 }
 
+// Which kernel measured it: cuBLASLt's algorithm and tile, and how it was chosen (", algo 66 tile 248, cuBLASLt's
+// first choice"); a param that differed between repetitions lists each ("tile 201; 31; 201"); "" where not recorded.
+inline std::string gemm_kernel_note(const Metric& metric) {
+  const std::string tile = gemm_param(metric, "algo_tile");
+  if (tile.empty()) return "";
+  const std::string choice = gemm_param(metric, "algo_choice");
+  return ", algo " + gemm_param(metric, "algo_id") + " tile " + tile +
+         (choice == "cublaslt_heuristic_first" ? ", cuBLASLt's first choice"
+          : choice == "fastest_timed"          ? ", fastest of " + gemm_param(metric, "candidates_timed") + " timed"
+                                               : "");
+}
+
 // How a GEMM figure was measured, for a reader: "sustained, 8192x8192x8192", "burst from idle, 8192x8192x8192",
 // "burst from idle, fastest of 27 shapes: 16384x8192x8192 (sustained there: 690.1 TFLOP/s)"; "" for other metrics.
 inline std::string gemm_figure_note(const Metric& metric) {
@@ -52,13 +64,13 @@ inline std::string gemm_figure_note(const Metric& metric) {
   }
   const std::optional<GemmFigure> figure = gemm_figure(metric);
   if (!figure) return "";
-  if (figure->timing == GemmTiming::Sustained) return "sustained, " + figure->shape;
-  if (figure->timing == GemmTiming::Burst) return "burst from idle, " + figure->shape;
+  if (figure->timing == GemmTiming::Sustained) return "sustained, " + figure->shape + gemm_kernel_note(metric);
+  if (figure->timing == GemmTiming::Burst) return "burst from idle, " + figure->shape + gemm_kernel_note(metric);
   const std::string searched = gemm_param(metric, "shapes_searched");
   const std::string sustained = gemm_param(metric, "best_shape_sustained_tflops");
   return "burst from idle, fastest of " + (searched.empty() ? std::string("the") : searched) + " shapes: " +
          (figure->shape.empty() ? "shape not recorded" : figure->shape) +
-         (sustained.empty() ? "" : " (sustained there: " + sustained + " TFLOP/s)");
+         (sustained.empty() ? "" : " (sustained there: " + sustained + " TFLOP/s)") + gemm_kernel_note(metric);
 }
 
 }  // namespace gpubench

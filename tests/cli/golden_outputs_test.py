@@ -165,7 +165,7 @@ class Formats(unittest.TestCase):
                                                  rel_tol=1e-5), metric["id"])
         gemm = next(r for r in csv.DictReader(io.StringIO(run("show", NIGHT1, "--format", "csv").stdout))
                     if r["id"] == "gemm/burst/bf16/8192x8192x8192/gpu0/tflops")
-        self.assertEqual(gemm["measured_as"], "burst from idle, 8192x8192x8192")
+        self.assertEqual(gemm["measured_as"], "burst from idle, 8192x8192x8192, algo 66 tile 201")
 
     def test_one_gpu_skips_are_a_line_per_reason(self):
         text = run("show", NIGHT1).stdout

@@ -31,12 +31,12 @@ const std::vector<FamilyVariant> kOneVariant = {FamilyVariant{}};
 }  // namespace
 
 // Columns: name, description, in the quick suite, quick and full repetitions, timeout per variant, variants,
-// tolerance, tolerance of small figures, acceptance figures, node-bound figures, whether a GPU's figures are its own. Acceptance takes the quick suite's
-// figures that decide whether a node is fit in about a minute, not the four to five minutes the whole quick suite
-// takes on two H200s: every memory figure, the large GEMMs, 1 GiB host copies, graph launch, the NVLink pair
-// figures, every peer copying into each GPU at once (copy engines), and a 1 GiB all-reduce and all-to-all (MoE
-// training's collective, about a second more; acceptance is not yet timed with it on two GPUs) with NCCL's own
-// choice.
+// tolerance, tolerance of small figures, acceptance figures, node-bound figures, whether a GPU's figures are its own.
+// Acceptance takes the quick suite's figures that decide whether a node is fit in about a minute, not the four to five
+// minutes the whole quick suite takes on two H200s: every memory figure, the large GEMMs, 1 GiB host copies, graph
+// launch, the NVLink pair figures, every peer copying into each GPU at once (copy engines), and a 1 GiB all-reduce and
+// all-to-all (MoE training's collective, about a second more; acceptance is not yet timed with it on two GPUs) with
+// NCCL's own choice.
 const std::vector<FamilySpec>& family_catalogue() {
   static const std::vector<FamilySpec> families = {
       // HBM bandwidth: within 1 % run to run on a healthy GPU.

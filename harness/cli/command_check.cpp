@@ -42,7 +42,8 @@ bool no_color_requested() {
 
 // Where a new baseline for `where` (a baseline file or a folder of them) would go: the folder, or the file's own.
 std::filesystem::path baseline_folder(const std::string& where) {
-  return std::filesystem::is_directory(where) ? std::filesystem::path(where) : std::filesystem::path(where).parent_path();
+  const std::filesystem::path path(where);
+  return std::filesystem::is_directory(path) ? path : path.parent_path();
 }
 
 struct CheckArguments {

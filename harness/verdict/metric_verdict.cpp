@@ -171,7 +171,8 @@ CheckReport check_against_baseline(const ResultsDocument& results, const std::st
   // The node kind's baseline judges (`expected`, null where it lacks the figure), or where it cannot, for a GPU's own
   // figure, a baseline of the same GPU model.
   const auto judge = [&](const Metric& m, const std::string& id, const BaselineMetric* expected) {
-    const BaselineMetric here = expected ? as_judged_on_node(*expected, id, report.baseline_made_here) : BaselineMetric{};
+    const BaselineMetric here =
+        expected ? as_judged_on_node(*expected, id, report.baseline_made_here) : BaselineMetric{};
     if (expected == nullptr || !here.gates) {
       if (const std::optional<FallbackJudge> fallback = gpu_model_judge(id, same_model)) {
         MetricVerdict v = judge_metric(m, id, fallback->metric);

@@ -72,7 +72,7 @@ struct CheckReport {
   int left_out_by_filter = 0;  // the baseline's figures that filter left out: counted, not listed as missing
   // What differs between the baseline's driver, CUDA, cuBLAS and NCCL and the run's: "driver 570.1 -> 580.2".
   std::vector<std::string> version_changes;
-  std::vector<std::string> gpus;  // each GPU the run used, as a person finds the card: "gpu0 PCI 0000:06:00.0, serial ..."
+  std::vector<std::string> gpus;  // each GPU the run used, as a person finds it: "gpu0 PCI 0000:06:00.0, serial ..."
   int at_power_cap = 0;           // figures measured while the power cap held the clock (expected under load)
   bool passed() const;
   int count(VerdictKind kind) const;

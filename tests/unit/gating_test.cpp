@@ -52,7 +52,8 @@ TEST(Gating, FewRunsWidenTheBandPastTheTolerance) {
 // gate against it either: two healthy runs of one H200 differed by 16 % on a pageable copy.
 TEST(Gating, OneRunGatesByItsKnownSpreadLikeAnyBaseline) {
   EXPECT_EQ(why_not_gating(metric(0.002, 1, 0.03)), "") << "a band of 3 x sqrt(2) x 0.2 %";
-  EXPECT_NE(why_not_gating(metric(0.02, 1, 0.03)).find("over 1 run: noise alone moves it up to 8.5 %"), std::string::npos)
+  EXPECT_NE(why_not_gating(metric(0.02, 1, 0.03)).find("over 1 run: noise alone moves it up to 8.5 %"),
+            std::string::npos)
       << why_not_gating(metric(0.02, 1, 0.03));
 }
 

@@ -9,8 +9,8 @@
 namespace gpubench {
 namespace {
 
-const std::map<std::string, std::string> kTile201 = {{"algo_id", "66"}, {"algo_tile", "201"}, {"algo_heuristic_rank", "6"},
-                                                      {"algo_workspace_bytes", "4"}, {"layout", "TN"}};
+const std::map<std::string, std::string> kTile201 = {
+    {"algo_id", "66"}, {"algo_tile", "201"}, {"algo_heuristic_rank", "6"}, {"algo_workspace_bytes", "4"}, {"layout", "TN"}};
 
 TEST(MeasuringMethod, IsTheParamsThatNameTheKernel) {
   EXPECT_EQ(measuring_method(kTile201), (MeasuringMethod{{"algo_id", "66"}, {"algo_tile", "201"}}));

@@ -141,6 +141,7 @@ void run_benchmarks(const RunOptions& options, const std::vector<TelemetrySample
     // Whatever finished is kept, also from a family that timed out or crashed part-way.
     Failure cause;              // the variant's failure, when it failed
     std::string what_happened;  // to it, in a few words, for the benchmarks it never reached
+    std::string unreadable;     // why its output could not be read, if it could not
     try {
       std::ifstream probe(base + ".json");
       if (probe.good()) {
@@ -150,8 +151,15 @@ void run_benchmarks(const RunOptions& options, const std::vector<TelemetrySample
         for (Skip& s : imported.skipped) document.skipped.push_back(std::move(s));
       }
     } catch (const InputError& error) {
+      unreadable = error.what();
+    }
+    // A child stopped, timed out or killed part-way leaves its output cut off: that is its end's doing, recorded
+    // below, not a failure of its own (a kill -9 of the gemm child left both).
+    const bool ended_by_itself = outcome.launch_error.empty() && !outcome.stopped && !outcome.timed_out &&
+                                 outcome.signal == 0;
+    if (!unreadable.empty() && ended_by_itself) {
       cause = record_family_failure(document, label, family.name, FailureKind::UnreadableOutput,
-                                    std::string("unreadable benchmark output: ") + error.what());
+                                    "unreadable benchmark output: " + unreadable);
       what_happened = "wrote output that cannot be read";
       run.status = "failed";
     }

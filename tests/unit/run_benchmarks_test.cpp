@@ -64,6 +64,20 @@ esac
 exit 0
 )sh";
 
+// Lists one memory benchmark, writes its output half-way and then ends as $END says: killed (a kill -9 mid-write) or
+// exiting 0 (a child that wrote a damaged file by itself).
+const char* kCutOffMicro = R"(#!/bin/sh
+for arg in "$@"; do
+  case "$arg" in
+    --benchmark_list_tests=true) printf 'memory/triad/1GiB/gpu0\n'; exit 0 ;;
+    --benchmark_out=*) out="${arg#--benchmark_out=}" ;;
+  esac
+done
+printf '{"benchmarks": [{"name": "memory/tri' > "$out"
+[ "$END" = killed ] && kill -KILL $$
+exit 0
+)";
+
 // Lists one memory benchmark and nothing of any other family; measures nothing.
 const char* kMemoryOnlyMicro = R"(#!/bin/sh
 for arg in "$@"; do
@@ -143,6 +157,28 @@ TEST_F(RunBenchmarks, ACrashedFamilyKeepsWhatFinishedAndFailsWhatItNeverReached)
   for (std::string line; std::getline(listed, line);) ++listings;
   EXPECT_EQ(listings, environments.size());
   EXPECT_LT(listings, variants);
+}
+
+// A child killed while it wrote its output leaves the file cut off: the kill is the family's failure, and the cut-off
+// file is its consequence, not a second failure. A child that exits by itself with such a file failed on its own.
+TEST_F(RunBenchmarks, AnOutputCutOffByAKillIsTheKillsDoingAndADamagedOneAFailureOfItsOwn) {
+  RunOptions options = options_with_stand_in(kCutOffMicro);
+  options.filter = "^memory/";
+  const std::atomic<bool> stop{false};
+  for (const char* end : {"killed", "exited"}) {
+    setenv("END", end, 1);
+    ResultsDocument document;
+    run_benchmarks(options, {}, nullptr, RunObserver{}, stop, document);
+    const Failure* family = failure_of(document, "memory");
+    ASSERT_NE(family, nullptr) << end;
+    const bool killed = std::string(end) == "killed";
+    EXPECT_EQ(family->kind, killed ? FailureKind::ChildCrashed : FailureKind::UnreadableOutput) << family->reason;
+    EXPECT_EQ(family->reason.find("unreadable benchmark output") == std::string::npos, killed) << family->reason;
+    std::size_t family_failures = 0;
+    for (const Failure& f : document.failures) family_failures += f.benchmark == "memory" ? 1 : 0;
+    EXPECT_EQ(family_failures, 1u) << end << ": one failure of the family, with one cause";
+  }
+  unsetenv("END");
 }
 
 // A child killed mid-family: each benchmark it never reached is failed on its own, naming the family and the cause,

@@ -48,8 +48,8 @@ std::string at_most(const std::string& text, std::size_t characters) {
 // A reason as the glance shows it: without its opening "-40.0 % against 4363 GB/s: ", which the columns say.
 std::string glance_reason(const std::string& reason) {
   const std::size_t colon = reason.find(": ");
-  const bool opens_with_change = !reason.empty() && (reason[0] == '+' || reason[0] == '-') &&
-                                 reason.find(" against ") < colon;
+  const bool opens_with_change = colon != std::string::npos && !reason.empty() &&
+                                 (reason[0] == '+' || reason[0] == '-') && reason.find(" against ") < colon;
   return at_most(one_line(opens_with_change ? reason.substr(colon + 2) : reason), kGlanceReason);
 }
 

@@ -5,6 +5,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "harness/results/string_field.hpp"
+
 namespace gpubench {
 namespace {
 
@@ -13,10 +15,6 @@ using nlohmann::json;
 std::string lower(std::string text) {
   for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return text;
-}
-
-std::string text_of(const json& object, const char* key) {
-  return object.is_object() && object.contains(key) && object.at(key).is_string() ? object.at(key).get<std::string>() : "";
 }
 
 // 3 or "3"; anything else is no id.
@@ -33,7 +31,7 @@ std::optional<int> id_of(const json& value) {
 std::vector<int> gpus_of(const json& result) {
   std::vector<int> gpus;
   if (result.contains("entity_group")) {
-    if (text_of(result, "entity_group") == "GPU" && result.contains("entity_id")) {
+    if (string_field(result, "entity_group") == "GPU" && result.contains("entity_id")) {
       if (const std::optional<int> id = id_of(result.at("entity_id"))) gpus.push_back(*id);
     }
     return gpus;
@@ -61,8 +59,8 @@ std::vector<std::string> messages_of(const json& result) {
   if (result.contains("warnings") && result.at("warnings").is_array()) {
     for (const json& warning : result.at("warnings")) {
       // DCGM 3 wrote a software test's message under "warnings" inside the warning object, a GPU test's under "warning".
-      std::string message = text_of(warning, "warning");
-      if (message.empty()) message = text_of(warning, "warnings");
+      std::string message = string_field(warning, "warning");
+      if (message.empty()) message = string_field(warning, "warnings");
       if (message.empty()) continue;
       if (warning.contains("error_id") && warning.at("error_id").is_number_integer()) {
         message += " (DCGM error " + std::to_string(warning.at("error_id").get<int>()) + ")";
@@ -85,11 +83,11 @@ std::vector<std::string> messages_of(const json& result) {
 void read_serials(const json& document, DcgmDiagReport& report) {
   if (!document.contains("entity_groups") || !document.at("entity_groups").is_array()) return;
   for (const json& group : document.at("entity_groups")) {
-    if (text_of(group, "entity_group") != "GPU" || !group.contains("entities") || !group.at("entities").is_array()) continue;
+    if (string_field(group, "entity_group") != "GPU" || !group.contains("entities") || !group.at("entities").is_array()) continue;
     for (const json& entity : group.at("entities")) {
       if (!entity.is_object() || !entity.contains("entity_id")) continue;
       const std::optional<int> id = id_of(entity.at("entity_id"));
-      const std::string serial = text_of(entity, "serial_num");
+      const std::string serial = string_field(entity, "serial_num");
       if (id && !serial.empty()) report.serials[*id] = serial;
     }
   }
@@ -105,7 +103,7 @@ DcgmDiagReport parse_dcgm_diag(const json& document) {
   }
   if (diagnostic == nullptr) throw std::invalid_argument("neither \"DCGM Diagnostic\" nor \"DCGM GPU Diagnostic\" in dcgmi's output");
   DcgmDiagReport report;
-  report.runtime_error = text_of(*diagnostic, "runtime_error");
+  report.runtime_error = string_field(*diagnostic, "runtime_error");
   read_serials(document, report);
   if (!diagnostic->contains("test_categories")) {
     if (report.runtime_error.empty()) throw std::invalid_argument("no \"test_categories\" and no \"runtime_error\" in dcgmi's output");
@@ -119,7 +117,7 @@ DcgmDiagReport parse_dcgm_diag(const json& document) {
       if (!test.is_object() || !test.contains("results") || !test.at("results").is_array()) continue;
       for (const json& result : test.at("results")) {
         if (!result.is_object()) continue;
-        report.results.push_back({text_of(category, "category"), text_of(test, "name"), gpus_of(result), text_of(result, "status"),
+        report.results.push_back({string_field(category, "category"), string_field(test, "name"), gpus_of(result), string_field(result, "status"),
                                   messages_of(result)});
       }
     }

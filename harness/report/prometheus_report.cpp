@@ -10,6 +10,7 @@
 #include "harness/report/id_segments.hpp"
 #include "harness/report/prometheus_units.hpp"
 #include "harness/report/utc_time.hpp"
+#include "harness/results/string_field.hpp"
 
 namespace gpubench {
 namespace {
@@ -44,12 +45,6 @@ void write_family(const Family& family, std::ostream& out) {
   out << "# HELP " << family.name << " " << family.help << "\n";
   out << "# TYPE " << family.name << " gauge\n";
   for (const Sample& s : family.samples) out << family.name << label_text(s.labels) << " " << s.value << "\n";
-}
-
-// A string field of an object in the environment fingerprint, which is kept as read: "" when absent or not a string.
-std::string string_field(const nlohmann::json& object, const char* key) {
-  if (!object.is_object() || !object.contains(key) || !object[key].is_string()) return "";
-  return object[key].get<std::string>();
 }
 
 // The UUID of each GPU the fingerprint describes, by CUDA index.

@@ -16,6 +16,7 @@
 #include "harness/results/id_pattern.hpp"
 #include "harness/results/input_error.hpp"
 #include "harness/results/statistics.hpp"
+#include "harness/results/string_field.hpp"
 #include "harness/verdict/run_filter.hpp"
 
 namespace gpubench {
@@ -40,18 +41,13 @@ std::string significant(double value) {
 // What a person needs around the verdicts: the libraries that changed since the baseline, the cards by PCI bus id and
 // serial, and how many figures the power cap held (expected under load, so not marked one by one).
 void add_run_context(const ResultsDocument& results, const Baseline& baseline, CheckReport& report) {
-  // Either file may be damaged or hand-written: a field that is not a string reads as "".
-  const auto text_field = [](const nlohmann::json& object, const char* key) {
-    const bool has = object.is_object() && object.contains(key) && object[key].is_string();
-    return has ? object[key].get<std::string>() : std::string();
-  };
   const nlohmann::json nothing = nlohmann::json::object();
   const nlohmann::json& run_versions =
       results.environment.is_object() && results.environment.contains("versions") ? results.environment["versions"]
                                                                                    : nothing;
   for (const char* library : {"driver", "cuda_runtime", "cublas", "nccl"}) {
-    const std::string then = text_field(baseline.recorded_versions, library);
-    const std::string now = text_field(run_versions, library);
+    const std::string then = string_field(baseline.recorded_versions, library);
+    const std::string now = string_field(run_versions, library);
     if (!then.empty() && !now.empty() && then != now) {
       report.version_changes.push_back(std::string(library) + " " + then + " -> " + now);
     }
@@ -60,7 +56,7 @@ void add_run_context(const ResultsDocument& results, const Baseline& baseline, C
                                   ? results.environment["gpus"]
                                   : nothing;
   for (const nlohmann::json& gpu : gpus.is_array() ? gpus : nlohmann::json::array()) {
-    const auto text = [&gpu, &text_field](const char* key) { return text_field(gpu, key); };
+    const auto text = [&gpu](const char* key) { return string_field(gpu, key); };
     const std::string index = gpu.is_object() && gpu.contains("index") && gpu["index"].is_number_integer()
                                   ? std::to_string(gpu["index"].get<int>())
                                   : "?";

@@ -50,12 +50,13 @@ constexpr int kBurstWarmups = 3;
 constexpr int kBurstLaunches = 10;
 const GemmShape kBurstShape{8192, 8192, 8192};
 
-// A sustained figure's repetition is one window of back-to-back batches. Under load a power-capped GPU's clock does
-// not hold still: on an H200 in BF16 it wandered between 1.4 and 1.6 GHz from one quarter second to the next, so
-// repetitions of 0.1 s (Google Benchmark's minimum time in the quick suite) scattered by 6 % and the median of
-// three moved 1.8 % between processes. A window averages that out, as mamf-finder's sustainable figure does over
-// 2 s; the full suite affords a longer one.
-double sustained_window_seconds(Suite suite) { return suite == Suite::Quick ? 0.5 : 1.0; }
+// A sustained figure's repetition is one window of back-to-back batches, 1 s long in both suites. Under load a
+// power-capped GPU's throughput does not hold still: on an H200 at 700 W it dipped by 10-15 % for about 0.15 s every
+// 0.9 s (PyTorch's 8192^3 and 4096^3 products timed in 50 ms windows, 2026-12-04). Windows of 0.5 s then differed by
+// up to 4.8 % with where they fell against the dips, 1 s windows by 1.9 % and 2 s windows by 0.8 %; the quick
+// suite's three 0.5 s windows left its 4096^3 BF16 figure 0.8 % apart between ten processes. The quick suite's two
+// repetitions (catalogue.cpp) make 2 s of timed load a figure, as mamf-finder's sustainable figure times.
+constexpr double kSustainedWindowSeconds = 1.0;
 
 // The algorithm choices made in this process, by device, precision, shape and way of choosing. A benchmark's first
 // repetition chooses; the later ones, and other benchmarks of the same GEMM, time the algorithm it chose (a search
@@ -188,7 +189,6 @@ void run_gemm(benchmark::State& state, const BenchmarkContext& context, const Be
   const bool burst = timing == GemmTiming::Burst;
   EventTimer timer;
   std::int64_t launches = 0;
-  const double window = sustained_window_seconds(context.suite);
   const double timed_seconds = total_seconds_of_iterations(state, [&] {
     if (burst) {
       stream.synchronize();
@@ -196,7 +196,7 @@ void run_gemm(benchmark::State& state, const BenchmarkContext& context, const Be
       launches += kBurstLaunches;
       return gemm.time_burst(kBurstWarmups, kBurstLaunches, timer, stream.get());
     }
-    const TimedGemm::Window timed = gemm.time_window(window, timer, stream.get());
+    const TimedGemm::Window timed = gemm.time_window(kSustainedWindowSeconds, timer, stream.get());
     launches += timed.launches;
     return timed.seconds;
   });
@@ -217,7 +217,7 @@ void run_gemm(benchmark::State& state, const BenchmarkContext& context, const Be
     label.params["warmup_launches"] = std::to_string(kBurstWarmups);
     label.params["timed_launches"] = std::to_string(kBurstLaunches);
   } else {
-    label.params["window_seconds"] = significant_digits(window, 2);
+    label.params["window_seconds"] = significant_digits(kSustainedWindowSeconds, 2);
   }
   const double tflops = gemm_flops(shape) * static_cast<double>(launches) / timed_seconds / 1e12;
   report_figure(state, tflops, peak_for(arch, precision), label);

@@ -205,7 +205,7 @@ WatchFinding memory_bandwidth_bound(const RuleInput& in) {
   constexpr const char* source = "DRAM bandwidth (DCGM_FI_PROF_DRAM_ACTIVE x theoretical peak) at 80 % or more of "
                                  "this node's measured HBM bandwidth: gpubench's choice";
   if (!in.ceilings.hbm_gbps) {
-    return finding(rule, RuleOutcome::CouldNotRun, "could not run: the results document has no memory/read or "
+    return finding(rule, RuleOutcome::CouldNotRun, "could not run: the ceilings have no memory/read or "
                    "memory/triad 1GiB figure for GPU " + std::to_string(in.gpu.index), "", source);
   }
   if (!in.gpu.dram_peak_gbps) {
@@ -331,7 +331,7 @@ WatchFinding host_transfers_at_ceiling(const RuleInput& in) {
                                  "the pageable one: gpubench's choice";
   const GpuCeilings& c = in.ceilings;
   if (!c.h2d_pinned_gbps || !c.d2h_pinned_gbps) {
-    return finding(rule, RuleOutcome::CouldNotRun, "could not run: the results document has no pcie/h2d and "
+    return finding(rule, RuleOutcome::CouldNotRun, "could not run: the ceilings have no pcie/h2d and "
                    "pcie/d2h pinned 1GiB figures for GPU " + std::to_string(in.gpu.index), "", source);
   }
   struct Direction {
@@ -386,7 +386,7 @@ WatchFinding nvlink_near_ceiling(const RuleInput& in) {
   constexpr const char* source = "GPM NVLink bytes (DCGM_FI_PROF_NVLINK_RX/TX_BYTES) at 80 % or more of this node's "
                                  "measured P2P copy-engine bandwidth (p2p/ce_unidir/1GiB): gpubench's choice";
   if (in.ceilings.p2p_out_gbps.empty()) {
-    return finding(rule, RuleOutcome::CouldNotRun, "could not run: the results document has no p2p/ce_unidir 1GiB "
+    return finding(rule, RuleOutcome::CouldNotRun, "could not run: the ceilings have no p2p/ce_unidir 1GiB "
                    "figure from GPU " + std::to_string(in.gpu.index), "", source);
   }
   const Ceiling* best = nullptr;

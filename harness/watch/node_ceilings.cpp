@@ -22,9 +22,15 @@ std::optional<int> gpu_number(const std::string& text) {
   return std::stoi(text.substr(3));
 }
 
-void record(std::optional<Ceiling>& slot, const Metric& metric) { slot = Ceiling{metric.value, metric.id}; }
+// A figure of a results document (its median) or of a baseline (its expected value), by its id.
+struct Figure {
+  std::string id;
+  double value = 0;
+};
 
-void add_metric(const Metric& metric, std::map<int, GpuCeilings>& ceilings) {
+void record(std::optional<Ceiling>& slot, const Figure& metric) { slot = Ceiling{metric.value, metric.id}; }
+
+void add_metric(const Figure& metric, std::map<int, GpuCeilings>& ceilings) {
   const std::vector<std::string> p = id_parts(metric.id);
   if (p.size() == 5 && p[0] == "memory" && p[2] == "1GiB" && p[4] == "bandwidth" && gpu_number(p[3])) {
     GpuCeilings& gpu = ceilings[*gpu_number(p[3])];
@@ -50,7 +56,13 @@ void add_metric(const Metric& metric, std::map<int, GpuCeilings>& ceilings) {
 
 std::map<int, GpuCeilings> node_ceilings(const ResultsDocument& document) {
   std::map<int, GpuCeilings> ceilings;
-  for (const Metric& metric : document.metrics) add_metric(metric, ceilings);
+  for (const Metric& metric : document.metrics) add_metric({metric.id, metric.value}, ceilings);
+  return ceilings;
+}
+
+std::map<int, GpuCeilings> node_ceilings(const Baseline& baseline) {
+  std::map<int, GpuCeilings> ceilings;
+  for (const auto& [id, metric] : baseline.metrics) add_metric({id, metric.expected}, ceilings);
   return ceilings;
 }
 

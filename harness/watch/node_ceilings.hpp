@@ -1,10 +1,12 @@
 #pragma once
-// This node's measured ceilings, read from a gpubench results document of this node, which `gpubench watch`
-// holds a job's telemetry against. A ceiling the document lacks is absent, and the rules that need it say so.
+// This node's measured ceilings, read from a gpubench results document of this node or from the baseline of its
+// kind (the expected value of each figure), which `gpubench watch` holds a job's telemetry against. A ceiling the
+// document lacks is absent, and the rules that need it say so.
 #include <map>
 #include <optional>
 #include <string>
 
+#include "harness/baseline/baseline_document.hpp"
 #include "harness/results/results_document.hpp"
 
 namespace gpubench {
@@ -26,5 +28,7 @@ struct GpuCeilings {
 
 // By CUDA index; a GPU the document measured nothing of is not in the map.
 std::map<int, GpuCeilings> node_ceilings(const ResultsDocument& document);
+// The same from a baseline of this node's kind: each figure's expected value (the median of its runs' medians).
+std::map<int, GpuCeilings> node_ceilings(const Baseline& baseline);
 
 }  // namespace gpubench

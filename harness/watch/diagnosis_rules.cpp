@@ -133,27 +133,40 @@ WatchFinding gpu_starved(const RuleInput& in) {
   if (in.job.host.empty() || in.job.cpus_allowed <= 0) {
     return finding(rule, RuleOutcome::CouldNotRun, "could not run: no host samples of the job", "", source);
   }
-  std::size_t cpu_bound = 0, io_bound = 0;
+  // A sample with the GPU idle and the CPU not saturated cannot judge the rule when the I/O wait is unknown (the
+  // kernel's delay accounting off): the job may have been loading, or not.
+  std::size_t cpu_bound = 0, io_bound = 0, io_unknown = 0;
   const Tally t = tally(in.gpu.samples, [&](const GpuSample& s) -> std::optional<bool> {
     const std::optional<double> activity = gpm ? s.sm_active : s.utilization;
     const HostSample* host = host_at(in.job, s.t_s);
     if (!activity || !host) return std::nullopt;
     if (*activity >= (gpm ? kSmActiveLow : kUtilizationLow)) return false;
     const bool cpu = host->cpu_cores >= kCpuSaturated * in.job.cpus_allowed;
-    const bool io = host->io_wait >= kIoWaitHigh;
+    if (!cpu && !host->io_wait) {
+      ++io_unknown;
+      return std::nullopt;
+    }
+    const bool io = host->io_wait && *host->io_wait >= kIoWaitHigh;
     cpu_bound += cpu;
     io_bound += io;
     return cpu || io;
   });
+  const std::string io_note =
+      io_unknown == 0 ? ""
+                      : "; I/O wait unknown in " + std::to_string(io_unknown) +
+                            " samples with the GPU idle and the CPU not saturated (the kernel's delay accounting is "
+                            "off: sysctl kernel.task_delayacct=1)";
   const std::string activity_name = gpm ? "SM activity (DCGM_FI_PROF_SM_ACTIVE)" : "GPU utilisation (NVML)";
   if (!t.enough()) {
-    return finding(rule, RuleOutcome::CouldNotRun, too_little(t, activity_name + " with a host sample"), "", source);
+    return finding(rule, RuleOutcome::CouldNotRun, too_little(t, activity_name + " with a host sample") + io_note, "",
+                   source);
   }
   const std::string activity_median =
       percent(*median(in.gpu.samples, gpm ? &GpuSample::sm_active : &GpuSample::utilization));
   if (!t.majority()) {
     return finding(rule, RuleOutcome::Clear, activity_name + " low with the job's CPU saturated or waiting on I/O in " +
-                                                 t.counts() + "; median activity " + activity_median, "", source);
+                                                 t.counts() + "; median activity " + activity_median + io_note,
+                   "", source);
   }
   const bool loading = io_bound > cpu_bound;
   const std::string evidence =
@@ -162,7 +175,7 @@ WatchFinding gpu_starved(const RuleInput& in) {
       (loading ? "waited on I/O (" + std::to_string(io_bound) + " samples at " + percent(kIoWaitHigh) + " or more)"
                : "used " + percent(kCpuSaturated) + " or more of its " + std::to_string(in.job.cpus_allowed) +
                      " cores (" + std::to_string(cpu_bound) + " samples)") +
-      ": the GPU waits for " + (loading ? "data to load" : "preprocessing on the CPU");
+      ": the GPU waits for " + (loading ? "data to load" : "preprocessing on the CPU") + io_note;
   const std::string fix = loading ? "Load faster: copy the data set to local NVMe or page cache, read larger files "
                                     "(shards), prefetch more batches (DataLoader prefetch_factor, more workers)"
                                   : "Preprocess less on the CPU per step: more DataLoader workers if cores are free, "

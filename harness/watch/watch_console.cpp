@@ -149,12 +149,14 @@ std::string watch_host_text(const WatchTimeline& timeline) {
   for (const HostSample& s : timeline.host) {
     cores.push_back(s.cpu_cores);
     busiest.push_back(s.busiest_thread);
-    io.push_back(s.io_wait);
+    if (s.io_wait) io.push_back(*s.io_wait);
   }
   std::string text = "the job used " + fixed(*median_of(cores), 1) + " cores";
   if (timeline.cpus_allowed > 0) text += " of the " + std::to_string(timeline.cpus_allowed) + " it may run on";
+  const std::optional<double> io_median = median_of(io);
   text += ", its busiest thread " + percent(*median_of(busiest)) + " of a core, I/O wait " +
-          percent(*median_of(io)) + " (medians of " + std::to_string(timeline.host.size()) + " samples)";
+          (io_median ? percent(*io_median) : std::string("unknown (the kernel's delay accounting is off)")) +
+          " (medians of " + std::to_string(timeline.host.size()) + " samples)";
   return text;
 }
 

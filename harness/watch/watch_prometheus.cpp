@@ -142,8 +142,10 @@ void write_watch_prometheus(const WatchDocument& d, bool running, std::ostream& 
                  h.cpu_cores);
     families.add("gpubench_watch_job_busiest_thread_ratio", "Share of one core the job's busiest thread used.", host,
                  h.busiest_thread);
-    families.add("gpubench_watch_job_io_wait_ratio", "Share of the interval the job waited on block I/O.", host,
-                 h.io_wait);
+    if (h.io_wait) {  // absent where the kernel's delay accounting is off: left out, never written as 0
+      families.add("gpubench_watch_job_io_wait_ratio", "Share of the interval the job waited on block I/O.", host,
+                   *h.io_wait);
+    }
   }
   if (d.timeline.cpus_allowed > 0) {
     families.add("gpubench_watch_job_cpus_allowed", "Cores the job may run on (its affinity mask).", host,

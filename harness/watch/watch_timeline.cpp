@@ -148,7 +148,7 @@ HostSample read_host_sample(const Reader& read, const json& object, const std::s
   sample.t_s = read.non_negative(read.member(object, "t_s", path), path + "t_s");
   sample.cpu_cores = read.non_negative(read.member(object, "cpu_cores", path), path + "cpu_cores");
   sample.busiest_thread = read.share(read.member(object, "busiest_thread", path), path + "busiest_thread");
-  sample.io_wait = read.share(read.member(object, "io_wait", path), path + "io_wait");
+  if (object.contains("io_wait")) sample.io_wait = read.share(object.at("io_wait"), path + "io_wait");
   return sample;
 }
 
@@ -173,8 +173,9 @@ json to_json(const WatchTimeline& timeline) {
            {"events", json::array()}};
   for (const GpuTimeline& gpu : timeline.gpus) out["gpus"].push_back(gpu_json(gpu));
   for (const HostSample& s : timeline.host) {
-    out["host"].push_back(
-        {{"t_s", s.t_s}, {"cpu_cores", s.cpu_cores}, {"busiest_thread", s.busiest_thread}, {"io_wait", s.io_wait}});
+    json host{{"t_s", s.t_s}, {"cpu_cores", s.cpu_cores}, {"busiest_thread", s.busiest_thread}};
+    if (s.io_wait) host["io_wait"] = *s.io_wait;
+    out["host"].push_back(std::move(host));
   }
   for (const WatchEvent& e : timeline.events) {
     out["events"].push_back({{"t_s", e.t_s}, {"gpu", e.gpu}, {"kind", e.kind}, {"code", e.code}, {"detail", e.detail}});

@@ -55,7 +55,9 @@ struct HostSample {
   double t_s = 0;
   double cpu_cores = 0;       // CPU time per second, in cores (3.5: three and a half cores busy)
   double busiest_thread = 0;  // share of one core the busiest thread used
-  double io_wait = 0;         // share of the interval the job waited on block I/O
+  // Share of the interval the job waited on block I/O (its most-waiting thread, job_host_sampler.hpp); absent
+  // when the kernel keeps no I/O delays (delay accounting off).
+  std::optional<double> io_wait;
 };
 
 struct WatchEvent {

@@ -114,6 +114,27 @@ TEST(WatchRules, GpuStarvedNeedsAHostSampleWithinAnInterval) {
   EXPECT_EQ(starved_with_host_offset(20).outcome, RuleOutcome::CouldNotRun);
 }
 
+TEST(WatchRules, GpuStarvedWithTheIoWaitUnknownCannotJudgeAnIdleGpuButStillSeesPreprocessing) {
+  // Delay accounting off: the host samples have no io_wait. An idle GPU with the CPU not saturated may be loading.
+  const WatchFinding unknown = run(gpu_starved, timeline([](int, GpuSample& s, HostSample& h) {
+                                     s.sm_active = 0.1;
+                                     h.io_wait.reset();
+                                   }));
+  EXPECT_EQ(unknown.outcome, RuleOutcome::CouldNotRun) << unknown.evidence;
+  EXPECT_NE(unknown.evidence.find("I/O wait unknown in 10 samples"), std::string::npos) << unknown.evidence;
+  EXPECT_NE(unknown.evidence.find("task_delayacct"), std::string::npos) << unknown.evidence;
+  const WatchFinding preprocessing = run(gpu_starved, timeline([](int, GpuSample& s, HostSample& h) {
+                                           s.sm_active = 0.1;
+                                           h.cpu_cores = 15.6;
+                                           h.io_wait.reset();
+                                         }));
+  EXPECT_EQ(preprocessing.outcome, RuleOutcome::Fired) << preprocessing.evidence;
+  EXPECT_NE(preprocessing.evidence.find("preprocessing"), std::string::npos) << preprocessing.evidence;
+  // A busy GPU needs no I/O figure to be judged clear.
+  const WatchFinding busy = run(gpu_starved, timeline([](int, GpuSample&, HostSample& h) { h.io_wait.reset(); }));
+  EXPECT_EQ(busy.outcome, RuleOutcome::Clear) << busy.evidence;
+}
+
 TEST(WatchRules, GpuStarvedByLoadingSaysSoAndWithoutGpmJudgesUtilisation) {
   const WatchFinding loading = run(gpu_starved, timeline([](int, GpuSample& s, HostSample& h) {
                                      s.sm_active.reset();
@@ -267,12 +288,17 @@ TEST(WatchTimeline, JsonRoundTripKeepsAbsentFieldsAbsent) {
   WatchTimeline job = timeline();
   job.gpus[0].samples[2].sm_active.reset();
   job.gpus[0].samples[2].clock_event_reasons = kSwPowerCap | kSwThermalSlowdown;
+  job.host[3].io_wait.reset();  // delay accounting off
   job.events.push_back({4.5, 0, "ecc_corrected", 2, ""});
   const nlohmann::json written = to_json(job);
   EXPECT_EQ(written["schema"], kWatchSchema);
   EXPECT_FALSE(written["gpus"][0]["samples"][2].contains("sm_active"));
+  EXPECT_FALSE(written["host"][3].contains("io_wait"));
+  EXPECT_EQ(written["host"][2]["io_wait"], 0.0);
   const WatchTimeline read = watch_timeline_from_json(written, "watch.json");
   EXPECT_FALSE(read.gpus[0].samples[2].sm_active);
+  EXPECT_FALSE(read.host[3].io_wait);
+  EXPECT_EQ(read.host[2].io_wait, 0.0);
   EXPECT_EQ(read.gpus[0].samples[2].clock_event_reasons, kSwPowerCap | kSwThermalSlowdown);
   EXPECT_EQ(to_json(read), written);
 }
@@ -288,7 +314,10 @@ TEST(WatchTimeline, ABadDocumentNamesTheFileAndTheField) {
               "watch.json: field 'gpus[0].samples[2].sm_active': 1.7 is not a share between 0 and 1");
   }
   document = to_json(timeline());
-  document["host"][1].erase("io_wait");
+  document["host"][1].erase("busiest_thread");
+  EXPECT_THROW(watch_timeline_from_json(document, "watch.json"), InputError);
+  document = to_json(timeline());
+  document["host"][1]["io_wait"] = 1.5;
   EXPECT_THROW(watch_timeline_from_json(document, "watch.json"), InputError);
   document = to_json(timeline());
   document["schema"] = "gpubench.results/1";

@@ -70,7 +70,16 @@ class NvmlLibrary {
   X(nvmlEventSetCreate)                             \
   X(nvmlDeviceRegisterEvents)                       \
   X(nvmlEventSetWait)                               \
-  X(nvmlEventSetFree)
+  X(nvmlEventSetFree)                              \
+  X(nvmlDeviceGetUtilizationRates)                  \
+  X(nvmlDeviceGetMemoryInfo)                        \
+  X(nvmlDeviceGetMemoryInfo_v2)                     \
+  X(nvmlDeviceGetMemoryBusWidth)                    \
+  X(nvmlGpmQueryDeviceSupport)                      \
+  X(nvmlGpmSampleAlloc)                             \
+  X(nvmlGpmSampleFree)                              \
+  X(nvmlGpmSampleGet)                               \
+  X(nvmlGpmMetricsGet)
 
 // nvmlDeviceGetTemperature is deprecated in CUDA 13's nvml.h but is the call every driver since R450 has.
 #pragma GCC diagnostic push

@@ -18,6 +18,7 @@ TelemetrySample read_telemetry(const NvmlLibrary& nvml, nvmlDevice_t device) {
   unsigned long long reasons = 0;
   if (nvml.nvmlDeviceGetCurrentClocksEventReasons_ && nvml.nvmlDeviceGetCurrentClocksEventReasons_(device, &reasons) == NVML_SUCCESS) {
     s.clock_event_reasons = reasons;
+    s.clock_event_reasons_read = true;
   }
   return s;
 }

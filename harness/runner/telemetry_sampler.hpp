@@ -23,6 +23,7 @@ struct TelemetrySample {
   double temperature_c = -1;
   double power_w = -1;
   std::uint64_t clock_event_reasons = 0;
+  bool clock_event_reasons_read = false;  // false: NVML could not read them (clock_event_reasons stays 0)
 };
 
 // One reading now; fields NVML could not read stay at -1.

@@ -66,8 +66,8 @@ constexpr double kBytesPerGib = 1024.0 * 1024.0 * 1024.0;
 // The factor 2 is the one under which NVML's figures give NVIDIA's datasheets: an A100 40GB reads 1215 MHz and
 // 5120 bits (1215e6 x 2 x 5120 / 8 = 1555 GB/s, its datasheet's 1,555 GB/s), an H100 SXM 2619 MHz and 5120 bits
 // (3352 GB/s, "3.35 TB/s"). An H200 reads 3201 MHz and 6144 bits: 3201e6 x 2 x 6144 / 8 = 4917 GB/s, 2.4 % above
-// its datasheet's 4.8 TB/s, which is that figure rounded down for the data sheet rather than another factor (a
-// factor 4 would double it, and no factor between fits). 4917 is kept: DCGM's DRAM_ACTIVE (GPM's DRAM_BW_UTIL,
+// its datasheet's 4.8 TB/s, which is that figure rounded down for the data sheet rather than another factor (1 or
+// 4 would halve or double it). 4917 is kept: DCGM's DRAM_ACTIVE (GPM's DRAM_BW_UTIL,
 // "DRAM bw used vs theoretical maximum") is the share of cycles the memory interface was busy, so the share x the
 // interface's own peak, clock x width x 2, is the bytes moved. The node's measured HBM ceiling (about 4.43 TB/s
 // on the lent H200) is then 90 % of this peak.

@@ -17,10 +17,19 @@
 #                                                   shipped one by default) healthy, then with another process
 #                                                   multiplying matrices on GPU 0 back to back (heavy), then a
 #                                                   few per cent of the time (light); per GPU, what was flagged
+#   scripts/gpu_verify.sh OUTDIR watch [SECS] [OVERHEAD_SECS]
+#                                                   gpubench watch on the five PyTorch jobs of tests/watch_jobs/: this
+#                                                   node's ceilings (quick suite, memory/gemm/pcie), each job watched
+#                                                   for SECS (20) with its diagnosis and throughput, show and report
+#                                                   of each document; then watch's cost: healthy_bf16 and
+#                                                   elementwise_bandwidth run 3 times with and 3 without watch,
+#                                                   alternately, for OVERHEAD_SECS (10) each, and the mean ratio
 # OUTDIR gets verify.log (everything printed) and, by mode, tests.log, doctor.json, acceptance*.json, mpi.json,
-# single.json, or run1..N.json and baseline.json: at most eight files, as the device tool brings back.
+# single.json, or run1..N.json and baseline.json, or ceilings.json and watch.tar.gz (the watch documents, their
+# --json and Prometheus files, show's text and CSV and report's page of each): at most eight files, as the device
+# tool brings back.
 set -uo pipefail
-out="${1:?usage: gpu_verify.sh OUTDIR check|runs N SECS [run args...]}"
+out="${1:?usage: gpu_verify.sh OUTDIR check|runs N SECS [run args...]|families|depth|slowdown|watch}"
 mode="${2:-check}"
 mkdir -p "$out"
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -181,6 +190,74 @@ PY
       if [ -n "$loader" ]; then kill "$loader"; wait "$loader" 2>/dev/null; fi
     done
     ;;
-  *) echo "unknown mode '$mode' (check, runs, families, depth or slowdown)"; exit 2 ;;
+  watch)
+    seconds="${3:-20}"
+    overhead_seconds="${4:-10}"
+    limit="${CALL_LIMIT_S:-600}"
+    jobs=(input_bound fp32_no_tf32 elementwise_bandwidth pageable_copies healthy_bf16)
+    docs="$logs/watch"
+    mkdir -p "$docs"
+    python3 -c 'import torch, numpy; print("torch", torch.__version__, "CUDA", torch.version.cuda, "numpy", numpy.__version__)'
+    step "this node's ceilings: quick suite, memory, GEMM and PCIe"
+    started=$SECONDS
+    ./build/gpubench run --suite quick --filter '^(memory|gemm|pcie)/' -o "$out/ceilings.json" \
+      --log-dir "$logs/ceilings" >"$logs/ceilings.out" 2>&1
+    echo "exit $?, $((SECONDS - started)) s"; family_times "$out/ceilings.json"
+    throughput() { sed -n 's/^throughput \([^ ]*\) .*/\1/p' "$1" | tail -1; }
+    for job in "${jobs[@]}"; do
+      if (( SECONDS + seconds + 30 > limit )); then echo "no time for $job"; continue; fi
+      step "watch $job ($seconds s)"
+      ./build/gpubench watch --no-color --ceilings "$out/ceilings.json" -o "$docs/watch-$job.json" \
+        --json "$docs/diagnosis-$job.json" --prometheus "$docs/watch-$job.prom" \
+        -- python3 "tests/watch_jobs/$job.py" --seconds "$seconds" >"$docs/$job.out" 2>"$docs/$job.err"
+      echo "exit $?; the job's $(grep -E '^throughput ' "$docs/$job.out" || echo 'throughput: none printed')"
+      cut -c1-400 "$docs/$job.err"
+      python3 - "$docs/watch-$job.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for g in d.get("diagnosis", []):
+    fired = [f["rule"] for f in g["findings"] if f["outcome"] == "fired"]
+    print("  GPU %d fired: %s" % (g["gpu"], ", ".join(fired) or "none (%s)" % g["summary"]))
+PY
+      ./build/gpubench show "$docs/watch-$job.json" >"$docs/show-$job.txt" 2>&1; echo "show exit $?"
+      ./build/gpubench show "$docs/watch-$job.json" --format csv >"$docs/watch-$job.csv" 2>&1
+      echo "show csv exit $?, $(($(wc -l <"$docs/watch-$job.csv") - 1)) rows"
+      ./build/gpubench report "$docs/watch-$job.json" -o "$docs/report-$job.html"; echo "report exit $?"
+      echo "prometheus: $(grep -c '^[A-Za-z]' "$docs/watch-$job.prom" 2>/dev/null) samples in the last rewrite"
+    done
+    [ -f "$docs/show-healthy_bf16.txt" ] && sed -n '1,40p' "$docs/show-healthy_bf16.txt"
+    for job in healthy_bf16 elementwise_bandwidth; do
+      step "watch's cost on $job: 3 runs with and 3 without, alternately, $overhead_seconds s each"
+      : >"$logs/overhead-$job.txt"
+      for round in 1 2 3; do
+        order="without with"; (( round == 2 )) && order="with without"
+        for how in $order; do
+          if (( SECONDS + overhead_seconds + 20 > limit )); then echo "no time for round $round $how"; continue; fi
+          if [ "$how" = with ]; then
+            ./build/gpubench watch --no-color --ceilings "$out/ceilings.json" -o "$docs/overhead-$job-$round.json" \
+              -- python3 "tests/watch_jobs/$job.py" --seconds "$overhead_seconds" >"$logs/run.out" 2>/dev/null
+          else
+            python3 "tests/watch_jobs/$job.py" --seconds "$overhead_seconds" >"$logs/run.out" 2>/dev/null
+          fi
+          value="$(throughput "$logs/run.out")"
+          echo "round $round $how watch: $(grep -E '^throughput ' "$logs/run.out")"
+          [ -n "$value" ] && echo "$how $value" >>"$logs/overhead-$job.txt"
+        done
+      done
+      python3 - "$logs/overhead-$job.txt" <<'PY'
+import statistics, sys
+runs = {"with": [], "without": []}
+for line in open(sys.argv[1]):
+    how, value = line.split()
+    runs[how].append(float(value))
+if runs["with"] and runs["without"]:
+    ratio = statistics.mean(runs["with"]) / statistics.mean(runs["without"])
+    print("  with watch %s, without %s: mean ratio %.4f (%+.2f %%)" % (runs["with"], runs["without"], ratio,
+                                                                        100 * (ratio - 1)))
+PY
+    done
+    tar -czf "$out/watch.tar.gz" -C "$logs" watch && echo "watch.tar.gz: $(tar -tzf "$out/watch.tar.gz" | wc -l) files"
+    ;;
+  *) echo "unknown mode '$mode' (check, runs, families, depth, slowdown or watch)"; exit 2 ;;
 esac
 step "done"

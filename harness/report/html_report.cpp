@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -97,26 +98,31 @@ void write_runs(const ReportPage& page, std::ostream& out) {
   out << "</ol></details>\n";
 }
 
-}  // namespace
-
-void write_html_report(const ReportPage& page, std::ostream& out) {
-  const RunLabel& shown = page.runs.back();
+// The page around `sections`: its head, `heading` (HTML) under the title, the sections, the status and the script.
+void write_page(const std::string& title, const std::string& h1, const std::string& heading,
+                const std::vector<ReportSection>& sections, std::ostream& out) {
   out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      << "<title>gpubench report: " << html(shown.host) << ", " << html(shown.started_at) << "</title>\n"
-      << "<style>\n" << kHtmlReportStyle << "</style>\n</head>\n<body>\n<header>\n<h1>gpubench report</h1>\n";
-  write_runs(page, out);
+      << "<title>" << html(title) << "</title>\n"
+      << "<style>\n" << kHtmlReportStyle << "</style>\n</head>\n<body>\n<header>\n<h1>" << html(h1) << "</h1>\n";
+  out << heading;
   out << "<nav>";
-  for (const ReportSection& section : page.sections) {
+  for (const ReportSection& section : sections) {
     out << "<a href=\"#" << anchor(section.title) << "\">" << html(section.title) << "</a> ";
   }
   out << "</nav>\n</header>\n<main>\n";
   std::size_t charts = 0;
   std::size_t drawn = 0;
   std::vector<std::string> errors;
-  for (const ReportSection& section : page.sections) {
+  for (const ReportSection& section : sections) {
     out << "<section id=\"" << anchor(section.title) << "\">\n<h2>" << html(section.title) << "</h2>\n<p class=\"about\">"
-        << html(section.about) << "</p>\n<div class=\"grid\">\n";
+        << html(section.about) << "</p>\n";
+    if (!section.lines.empty()) {
+      out << "<ul class=\"lines\">";
+      for (const std::string& line : section.lines) out << "<li>" << html(line) << "</li>";
+      out << "</ul>\n";
+    }
+    out << "<div class=\"grid\">\n";
     for (const ReportChart& chart : section.charts) drawn += write_chart(chart, charts++, errors, out);
     for (const ShowTable& table : section.tables) write_table(table, out);
     out << "</div>\n</section>\n";
@@ -133,6 +139,22 @@ void write_html_report(const ReportPage& page, std::ostream& out) {
   out << "</div>\n<p>Written by gpubench " << html(kVersion) << " (" << html(kGitRevision) << "), its charts drawn "
       << "as SVG when it was written.</p>\n</footer>\n<script>\n" << kHtmlReportScript
       << "</script>\n</body>\n</html>\n";
+}
+
+}  // namespace
+
+void write_html_report(const ReportPage& page, std::ostream& out) {
+  const RunLabel& shown = page.runs.back();
+  std::ostringstream heading;
+  write_runs(page, heading);
+  write_page("gpubench report: " + shown.host + ", " + shown.started_at, "gpubench report", heading.str(),
+             page.sections, out);
+}
+
+void write_html_page(const HtmlPageHeading& heading, const std::vector<ReportSection>& sections, std::ostream& out) {
+  std::ostringstream lines;
+  for (const std::string& line : heading.lines) lines << "<p class=\"run\">" << html(line) << "</p>\n";
+  write_page(heading.title, heading.h1, lines.str(), sections, out);
 }
 
 }  // namespace gpubench

@@ -7,11 +7,22 @@
 // were drawn (data-charts, of data-expected) and lists each series no point of could be drawn (data-errors), so
 // that a reader or a test can tell a complete page from one that is not.
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include "harness/report/report_charts.hpp"
 
 namespace gpubench {
 
 void write_html_report(const ReportPage& page, std::ostream& out);
+
+// The heading of a page that shows something other than runs (`report` of a watch document, watch_report.hpp).
+struct HtmlPageHeading {
+  std::string title;               // the window's title
+  std::string h1;                  // the page's
+  std::vector<std::string> lines;  // paragraphs under it, as text
+};
+// The same page, style, charts, tables, status and script as write_html_report's, under `heading`.
+void write_html_page(const HtmlPageHeading& heading, const std::vector<ReportSection>& sections, std::ostream& out);
 
 }  // namespace gpubench

@@ -43,6 +43,9 @@ struct ReportChart {
   std::string x_title;
   std::string y_title;
   bool y_log = false;  // the figures span two decades or more
+  // A linear axis reaches at least this far, whatever the figures (a share's axis runs to 1 even when the job used
+  // a tenth of it); nothing: as far as the figures.
+  std::optional<double> y_at_least;
   std::vector<std::string> categories;
   std::vector<ChartSeries> series;
   std::vector<std::string> notes;  // shown below the chart: change points, how a long series was thinned
@@ -53,6 +56,7 @@ struct ReportSection {
   std::string about;  // one line under the title
   std::vector<ReportChart> charts;
   std::vector<ShowTable> tables;  // peer matrices (drawn as heatmaps), failures, skips
+  std::vector<std::string> lines;  // a list under `about`, before the charts: a watch document's diagnosis
 };
 
 struct ReportPage {

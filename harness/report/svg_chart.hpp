@@ -40,6 +40,12 @@ inline std::string colour(std::size_t series) {
 // Past ten lines the colours repeat: a dash tells them apart.
 inline std::string dash(std::size_t series) { return series / 10 % 2 == 1 ? " stroke-dasharray=\"6 3\"" : ""; }
 
+// References are all one grey: the first dashed, each further one of a chart with a dash pattern of its own.
+inline std::string reference_dash(std::size_t reference) {
+  static const char* const patterns[] = {"6 4", "2 3", "10 3 2 3", "12 5", "1 4", "6 2 1 2 1 2"};
+  return std::string(" stroke-dasharray=\"") + patterns[reference % 6] + "\"";
+}
+
 inline std::string px(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.1f", value);
@@ -65,6 +71,10 @@ inline ChartAxis value_axis(const ReportChart& chart) {
       lowest = std::min(lowest.value_or(*y), *y);
       highest = std::max(highest.value_or(*y), *y);
     }
+  }
+  if (!chart.y_log && chart.y_at_least) {
+    lowest = std::min(lowest.value_or(0.0), *chart.y_at_least);
+    highest = std::max(highest.value_or(*chart.y_at_least), *chart.y_at_least);
   }
   if (!lowest) return linear_axis(0, 1);
   return chart.y_log ? log_axis(*lowest, *highest) : linear_axis(*lowest, *highest);
@@ -166,7 +176,7 @@ inline void write_grid(const ReportChart& chart, const Plot& plot, std::ostream&
 }
 
 // A reference as a dashed line: across the whole plot where it is one value, else through its points.
-inline void write_reference(const ChartSeries& series, const Plot& plot, std::ostream& out) {
+inline void write_reference(const ChartSeries& series, std::size_t reference, const Plot& plot, std::ostream& out) {
   std::vector<std::pair<double, double>> points;
   for (std::size_t i = 0; i < series.y.size(); ++i) {
     if (const auto p = plot.point(series, i)) points.push_back(*p);
@@ -181,7 +191,8 @@ inline void write_reference(const ChartSeries& series, const Plot& plot, std::os
     for (const auto& [x, y] : points) path += (path.empty() ? "M" : "L") + px(x) + " " + px(y);
   }
   out << "<path d=\"" << path << "\" fill=\"none\" stroke=\"" << kReferenceColour
-      << "\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"><title>" << xml_escape(series.label) << "</title></path>";
+      << "\" stroke-width=\"1.5\"" << reference_dash(reference) << "><title>" << xml_escape(series.label)
+      << "</title></path>";
 }
 
 // A line through the points; a gap where a point is missing, except across runs (a trend's runs of other hosts).
@@ -275,12 +286,13 @@ inline std::vector<std::string> write_svg_chart(const ReportChart& chart, std::o
   for (const ChartSeries& series : chart.series) bar_series += chart.kind == ChartKind::Bar && !series.reference;
   std::vector<std::string> not_drawn;
   std::size_t bars = 0;
+  std::size_t references = 0;
   for (std::size_t s = 0; s < chart.series.size(); ++s) {
     const ChartSeries& series = chart.series[s];
     out << "<g class=\"series\" data-series=\"" << s << "\">";
     std::size_t drawn = 1;
     if (series.reference) {
-      write_reference(series, plot, out);
+      write_reference(series, references++, plot, out);
     } else if (chart.kind == ChartKind::Bar) {
       drawn = write_bars(series, s, bars++, bar_series, plot, out);
     } else {
@@ -290,6 +302,7 @@ inline std::vector<std::string> write_svg_chart(const ReportChart& chart, std::o
     if (drawn == 0) not_drawn.push_back(series.label);
   }
   out << "<g class=\"legend\">";
+  references = 0;
   for (std::size_t s = 0; s < chart.series.size(); ++s) {
     const ChartSeries& series = chart.series[s];
     const LegendEntry& at = legend[s];
@@ -301,7 +314,7 @@ inline std::vector<std::string> write_svg_chart(const ReportChart& chart, std::o
     } else {
       out << "<line x1=\"" << px(at.x) << "\" x2=\"" << px(at.x + 20) << "\" y1=\"" << px(at.y) << "\" y2=\""
           << px(at.y) << "\" stroke=\"" << colour_of_entry << "\" stroke-width=\"2\""
-          << (series.reference ? std::string(" stroke-dasharray=\"6 4\"") : dash(s)) << "/>";
+          << (series.reference ? reference_dash(references++) : dash(s)) << "/>";
     }
     out << "<text x=\"" << px(at.x + 26) << "\" y=\"" << px(at.y) << "\" dominant-baseline=\"middle\">"
         << xml_escape(series.label) << "</text></g>";

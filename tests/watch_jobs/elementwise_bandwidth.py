@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Element-wise work on large tensors: a job bound by HBM bandwidth (issue #31).
+
+Models the unfused element-wise parts of a model (bias, activation, residual adds, optimizer updates) run one
+kernel at a time in eager mode: each reads its operands from HBM and writes its result back, doing one or two
+floating-point operations per 4 bytes moved. Three FP32 tensors of --gib GiB each (1 by default), far larger than the
+L2 cache, go through a chain of adds and multiplies into preallocated outputs (no allocation in the loop).
+
+What `gpubench watch` should see: DRAM activity high, HBM at 80 % or more of this GPU's measured bandwidth, the
+tensor pipes idle, SM activity high (the kernels occupy the SMs while they wait on memory).
+Rule that should fire: memory_bandwidth_bound (fix: fuse the element-wise kernels, move fewer bytes). No other.
+
+usage: python3 tests/watch_jobs/elementwise_bandwidth.py [--seconds 20] [--gib 1]
+Prints `throughput <GB/s> GB/s` at the end: the bytes the kernels must read and write per second (10^9 bytes).
+"""
+import argparse
+import time
+
+import torch
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=20.0, help="how long to run (default 20)")
+    parser.add_argument("--gib", type=float, default=1.0, help="size of each of the three tensors, GiB (default 1)")
+    args = parser.parse_args()
+
+    count = int(args.gib * 2 ** 30) // 4
+    a = torch.rand(count, device="cuda", dtype=torch.float32)
+    b = torch.rand(count, device="cuda", dtype=torch.float32)
+    c = torch.empty_like(a)
+    tensor_bytes = 4 * count
+
+    def chain():
+        """Four kernels, 3 + 3 + 2 + 2 tensors moved: 10 x tensor_bytes."""
+        torch.add(a, b, out=c)       # c = a + b         reads 2, writes 1
+        torch.mul(c, b, out=a)       # a = c * b         reads 2, writes 1
+        torch.mul(a, 0.5, out=b)     # b = a / 2         reads 1, writes 1
+        torch.add(b, 0.25, out=a)    # a = b + 1/4       reads 1, writes 1
+        return 10 * tensor_bytes
+
+    for _ in range(3):  # warm-up
+        chain()
+    torch.cuda.synchronize()
+
+    moved = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < args.seconds:
+        for _ in range(8):
+            moved += chain()
+        torch.cuda.synchronize()
+    elapsed = time.perf_counter() - start
+    print(f"throughput {moved / elapsed / 1e9:.1f} GB/s", flush=True)
+
+
+if __name__ == "__main__":
+    main()

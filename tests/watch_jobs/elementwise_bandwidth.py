@@ -32,11 +32,12 @@ def main():
     tensor_bytes = 4 * count
 
     def chain():
-        """Four kernels, 3 + 3 + 2 + 2 tensors moved: 10 x tensor_bytes."""
+        """Four kernels, 3 + 3 + 2 + 2 tensors moved: 10 x tensor_bytes. The values stay bounded however long it
+        runs: a comes back as it was (to rounding), b only changes sign."""
         torch.add(a, b, out=c)       # c = a + b         reads 2, writes 1
-        torch.mul(c, b, out=a)       # a = c * b         reads 2, writes 1
-        torch.mul(a, 0.5, out=b)     # b = a / 2         reads 1, writes 1
-        torch.add(b, 0.25, out=a)    # a = b + 1/4       reads 1, writes 1
+        torch.sub(c, b, out=a)       # a = c - b         reads 2, writes 1
+        torch.mul(b, -1.0, out=b)    # b = -b            reads 1, writes 1
+        torch.mul(c, 0.5, out=c)     # c = c / 2         reads 1, writes 1
         return 10 * tensor_bytes
 
     for _ in range(3):  # warm-up

@@ -305,19 +305,6 @@ std::string event_text(const WatchEvent& e) {
          (e.detail.empty() ? "" : " (" + e.detail + ")");
 }
 
-const char* outcome_mark(RuleOutcome outcome) {
-  switch (outcome) {
-    case RuleOutcome::Fired: return "FIRED";
-    case RuleOutcome::Clear: return "clear";
-    case RuleOutcome::CouldNotRun: return "not run";
-  }
-  return "";
-}
-
-std::string without_prefix(const std::string& text, const std::string& prefix) {
-  return text.compare(0, prefix.size(), prefix) == 0 ? text.substr(prefix.size()) : text;
-}
-
 std::string host_heading(const WatchShow& show) {
   return "host: the job's processes, " + std::to_string(show.host_samples) + " samples" +
          (show.cpus_allowed > 0 ? ", " + std::to_string(show.cpus_allowed) + " cores allowed" : std::string());
@@ -440,7 +427,7 @@ void print_watch_show(const WatchShow& show, std::ostream& out) {
       if (!clear.empty()) out << "    clear: " << clear << "\n";
       for (const WatchFinding& f : g.diagnosis->findings) {
         if (f.outcome == RuleOutcome::CouldNotRun) {
-          out << "    not run " << f.rule << ": " << without_prefix(f.evidence, "could not run: ") << "\n";
+          out << "    not run " << f.rule << ": " << evidence_without_outcome(f) << "\n";
         }
       }
     } else if (!g.not_diagnosed.empty()) {

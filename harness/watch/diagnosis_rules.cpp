@@ -120,6 +120,21 @@ const char* outcome_name(RuleOutcome outcome) {
   return "clear";
 }
 
+const char* outcome_mark(RuleOutcome outcome) {
+  switch (outcome) {
+    case RuleOutcome::Fired: return "FIRED";
+    case RuleOutcome::Clear: return "clear";
+    case RuleOutcome::CouldNotRun: return "not run";
+  }
+  return "";
+}
+
+std::string evidence_without_outcome(const WatchFinding& finding) {
+  const std::string prefix = "could not run: ";
+  return finding.evidence.compare(0, prefix.size(), prefix) == 0 ? finding.evidence.substr(prefix.size())
+                                                                  : finding.evidence;
+}
+
 WatchFinding gpu_starved(const RuleInput& in) {
   constexpr const char* rule = "gpu_starved";
   const bool gpm = tally(in.gpu.samples, [](const GpuSample& s) -> std::optional<bool> {

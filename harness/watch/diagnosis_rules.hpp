@@ -53,5 +53,8 @@ GpuDiagnosis diagnose_gpu(const WatchTimeline& job, const GpuTimeline& gpu, cons
 std::vector<GpuDiagnosis> diagnose(const WatchTimeline& job, const std::map<int, GpuCeilings>& ceilings);
 
 const char* outcome_name(RuleOutcome outcome);  // "fired", "clear", "could not run"
+const char* outcome_mark(RuleOutcome outcome);  // as printed before a rule: "FIRED", "clear", "not run"
+// A finding's evidence without the "could not run: " it opens with when the rule could not run.
+std::string evidence_without_outcome(const WatchFinding& finding);
 
 }  // namespace gpubench

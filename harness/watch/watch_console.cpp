@@ -59,19 +59,6 @@ std::string against(double value_gbps, const std::optional<Ceiling>& ceiling, co
   return text;
 }
 
-const char* rule_mark(RuleOutcome outcome) {
-  switch (outcome) {
-    case RuleOutcome::Fired: return "FIRED";
-    case RuleOutcome::Clear: return "clear";
-    case RuleOutcome::CouldNotRun: return "not run";
-  }
-  return "";
-}
-
-std::string without_prefix(const std::string& text, const std::string& prefix) {
-  return text.compare(0, prefix.size(), prefix) == 0 ? text.substr(prefix.size()) : text;
-}
-
 // A word as a shell would need it typed: as is when it holds only safe characters, else in single quotes.
 std::string shell_word(const std::string& word) {
   const bool safe = !word.empty() && word.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -196,7 +183,7 @@ void print_watch_console(const WatchDocument& d, const std::vector<std::string>&
     }
     for (const WatchFinding& f : diagnosis.findings) {
       if (f.outcome != RuleOutcome::Fired) continue;
-      out << "  " << c.red() << rule_mark(f.outcome) << " " << f.rule << c.off() << ": " << f.evidence << "\n";
+      out << "  " << c.red() << outcome_mark(f.outcome) << " " << f.rule << c.off() << ": " << f.evidence << "\n";
       out << "      fix: " << f.fix << "\n";
       out << "      threshold: " << f.source << "\n";
     }
@@ -207,8 +194,8 @@ void print_watch_console(const WatchDocument& d, const std::vector<std::string>&
     if (!clear.empty()) out << "  clear: " << clear << "\n";
     for (const WatchFinding& f : diagnosis.findings) {
       if (f.outcome != RuleOutcome::CouldNotRun) continue;
-      out << "  " << c.yellow() << rule_mark(f.outcome) << " " << f.rule << c.off() << ": "
-          << without_prefix(f.evidence, "could not run: ") << "\n";
+      out << "  " << c.yellow() << outcome_mark(f.outcome) << " " << f.rule << c.off() << ": "
+          << evidence_without_outcome(f) << "\n";
     }
   }
   for (const GpuTimeline& gpu : d.timeline.gpus) {

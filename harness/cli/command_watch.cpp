@@ -325,6 +325,7 @@ int watch_command(const WatchArguments& args, const CommandState& state) {
   d.finished_at = utc_now("%Y-%m-%dT%H:%M:%SZ");
   d.timeline = session.timeline();
   d.duration_s = session.elapsed_s();
+  d.gpm_unavailable = session.gpm_unavailable();  // again: a GPM metric may first fail in the job's samples
   if (watch_stop_signal() != 0) d.stopped_by = signal_name(watch_stop_signal());
   if (child && child->end()) {
     WatchedJobEnd end;

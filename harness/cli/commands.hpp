@@ -26,5 +26,6 @@ void add_history_command(CLI::App& app, CommandState& state);
 void add_stress_command(CLI::App& app, CommandState& state);
 void add_acceptance_command(CLI::App& app, CommandState& state);
 void add_doctor_command(CLI::App& app, CommandState& state);
+void add_watch_command(CLI::App& app, CommandState& state);
 
 }  // namespace gpubench

@@ -45,6 +45,7 @@ int main(int argc, char** argv) {
   add_stress_command(app, state);
   add_acceptance_command(app, state);
   add_doctor_command(app, state);
+  add_watch_command(app, state);
 
   try {
     app.parse(argc, argv);

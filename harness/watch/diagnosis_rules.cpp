@@ -486,6 +486,9 @@ WatchFinding xid_or_ecc_events(const RuleInput& in) {
                 (e.kind == "xid" ? "Xid " : e.kind + " x") + std::to_string(e.code) +
                 (e.detail.empty() ? "" : " (" + e.detail + ")");
   }
+  if (count == 0 && !in.gpu.events_unwatched.empty()) {
+    return finding(rule, RuleOutcome::CouldNotRun, in.gpu.events_unwatched, "", source);
+  }
   if (count == 0) return finding(rule, RuleOutcome::Clear, "no Xid or ECC events during the job", "", source);
   const std::string fix =
       xid ? "Look the Xid up in NVIDIA's Xid catalogue (`gpubench doctor` reads the kernel log and names it); "

@@ -305,6 +305,7 @@ GpuTimeline GpuSampler::describe() const {
       nvml.nvmlDeviceGetTemperatureThreshold_(device, NVML_TEMPERATURE_THRESHOLD_SLOWDOWN, &value) == NVML_SUCCESS) {
     gpu.slowdown_temperature_c = value;
   }
+  gpu.events_unwatched = state_->events_unavailable;
   unsigned int memory_clock_mhz = 0, bus_width_bits = 0;
   if (nvml.nvmlDeviceGetMaxClockInfo_ && nvml.nvmlDeviceGetMemoryBusWidth_ &&
       nvml.nvmlDeviceGetMaxClockInfo_(device, NVML_CLOCK_MEM, &memory_clock_mhz) == NVML_SUCCESS &&

@@ -104,7 +104,6 @@ WatchSession::WatchSession(const NvmlLibrary* nvml, std::string gpu_unavailable,
       described.samples.clear();
       gpu->timeline_slot = timeline_.gpus.size();
       timeline_.gpus.push_back(std::move(described));
-      if (!gpu->sampler->gpm_unavailable().empty()) gpm_unavailable_[target.index] = gpu->sampler->gpm_unavailable();
     } catch (const std::exception& error) {
       std::cerr << "gpubench: watch: GPU " << target.index << " is not sampled: " << error.what() << "\n";
       continue;
@@ -126,6 +125,14 @@ WatchSession::WatchSession(const NvmlLibrary* nvml, std::string gpu_unavailable,
 }
 
 WatchSession::~WatchSession() = default;
+
+std::map<int, std::string> WatchSession::gpm_unavailable() const {
+  std::map<int, std::string> why;
+  for (const std::unique_ptr<Gpu>& gpu : gpus_) {
+    if (!gpu->sampler->gpm_unavailable().empty()) why[gpu->index] = gpu->sampler->gpm_unavailable();
+  }
+  return why;
+}
 
 void WatchSession::take_sample(double t_s, pid_t job, bool any_process) {
   std::vector<pid_t> seen;  // for --duration: every compute process on the watched GPUs

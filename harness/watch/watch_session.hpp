@@ -46,7 +46,8 @@ class WatchSession {
 
   const WatchTimeline& timeline() const { return timeline_; }
   const std::vector<WatchedGpuIdentity>& identities() const { return identities_; }
-  const std::map<int, std::string>& gpm_unavailable() const { return gpm_unavailable_; }
+  // By CUDA index, why GPM's fields are absent, as the samplers know it now (a metric may first fail in a sample).
+  std::map<int, std::string> gpm_unavailable() const;
   const std::string& gpu_unavailable() const { return gpu_unavailable_; }
   // The GPUs a process of the job (for --duration: any compute process) was seen on, by CUDA index.
   const std::set<int>& gpus_with_job() const { return gpus_with_job_; }
@@ -62,7 +63,6 @@ class WatchSession {
   std::unique_ptr<JobHostSampler> host_;
   WatchTimeline timeline_;
   std::vector<WatchedGpuIdentity> identities_;
-  std::map<int, std::string> gpm_unavailable_;
   std::set<int> gpus_with_job_;
   std::vector<pid_t> host_roots_;
   bool first_host_sample_ = true;

@@ -47,6 +47,7 @@ json gpu_json(const GpuTimeline& gpu) {
   if (gpu.pcie_max_gen) out["pcie_max_gen"] = *gpu.pcie_max_gen;
   if (gpu.pcie_max_width) out["pcie_max_width"] = *gpu.pcie_max_width;
   if (gpu.slowdown_temperature_c) out["slowdown_temperature_c"] = *gpu.slowdown_temperature_c;
+  if (!gpu.events_unwatched.empty()) out["events_unwatched"] = gpu.events_unwatched;
   for (const GpuSample& sample : gpu.samples) out["samples"].push_back(sample_json(sample));
   return out;
 }
@@ -132,6 +133,10 @@ GpuTimeline read_gpu(const Reader& read, const json& object, const std::string& 
   gpu.pcie_max_gen = read.optional_whole(object, "pcie_max_gen", path);
   gpu.pcie_max_width = read.optional_whole(object, "pcie_max_width", path);
   gpu.slowdown_temperature_c = read.optional_number(object, "slowdown_temperature_c", path);
+  if (const auto unwatched = object.find("events_unwatched"); unwatched != object.end()) {
+    if (!unwatched->is_string()) read.fail(path + "events_unwatched", "expected text");
+    gpu.events_unwatched = unwatched->get<std::string>();
+  }
   const json& samples = read.array(object, "samples", path);
   for (std::size_t i = 0; i < samples.size(); ++i) {
     const std::string where = path + "samples[" + std::to_string(i) + "].";

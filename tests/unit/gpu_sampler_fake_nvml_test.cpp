@@ -1,7 +1,8 @@
 // GpuSampler against a fake libnvidia-ml.so.1 (tests/unit/fake_nvml), so that it runs without a GPU: the plain
 // fields and their units, GPM's two samples swapped at each call and no sooner than 100 ms apart, its percent and
 // MiB/s turned into shares and GB/s, the theoretical DRAM peak, what gpm_unavailable() and events_unavailable()
-// say when a call fails, fields left absent by a failing call, Xid events and ECC growth.
+// say when a call fails (and a watch session, once its samples show it), fields left absent by a failing call, Xid
+// events and ECC growth.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
@@ -13,6 +14,7 @@
 
 #include "benchmarks/common/nvml_library.hpp"
 #include "harness/watch/gpu_sampler.hpp"
+#include "harness/watch/watch_session.hpp"
 #include "tests/unit/fake_nvml/fake_nvml.hpp"
 
 namespace gpubench {
@@ -165,6 +167,16 @@ TEST_F(FakeNvml, AFailingMetricIsNamedAndOnlyItsFieldIsAbsent) {
       << virtual_gpu.gpm_unavailable();
 }
 
+TEST_F(FakeNvml, AWatchSessionSaysWhyGpmFieldsAreAbsentOnceTheJobsSamplesShowIt) {
+  fake_->metric_failures[NVML_GPM_METRIC_NVLINK_TOTAL_TX_PER_SEC] = NVML_ERROR_NOT_SUPPORTED;
+  WatchSession session(nvml_.get(), "", {{0, device_}}, 1.0 / 6, {});
+  EXPECT_TRUE(session.gpm_unavailable().empty()) << "no metric has been computed yet";
+  session.run(nullptr, 0.4, {});
+  ASSERT_GE(session.timeline().gpus.at(0).samples.size(), 2u);
+  EXPECT_EQ(session.gpm_unavailable().at(0),
+            "GPM fields absent where they failed: nvlink_tx_gbps (NVLINK_TOTAL_TX_PER_SEC: Not Supported)");
+}
+
 TEST_F(FakeNvml, AGpmSampleThatFailsRestartsTheIntervalAndIsCounted) {
   GpuSampler sampler(*nvml_, 0, device_);
   sampler.sample(0);
@@ -248,6 +260,7 @@ TEST_F(FakeNvml, EventsThatCannotBeWatchedAreSaid) {
     EXPECT_EQ(sampler.events_unavailable(),
               "Xid events not watched: nvmlDeviceRegisterEvents: Insufficient Permissions; ECC errors not watched: "
               "nvmlDeviceGetTotalEccErrors: Not Supported");
+    EXPECT_EQ(sampler.describe().events_unwatched, sampler.events_unavailable()) << "the timeline says so too";
     EXPECT_EQ(fake_->event_sets, 0) << "the set is freed when registering fails";
     fake_->pending_xids = {79};
     EXPECT_TRUE(sampler.take_events(1).empty());

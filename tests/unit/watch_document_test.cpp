@@ -133,6 +133,21 @@ TEST(WatchDocument, ATimelineAloneReadsAsADocumentWithoutDiagnosis) {
   EXPECT_EQ(read.timeline.gpus.at(0).samples.size(), 12u);
 }
 
+TEST(WatchDocument, EventsNotWatchedAreKeptAndABadOneNamed) {
+  WatchTimeline job = memory_bound_job();
+  job.gpus[0].events_unwatched = "Xid events not watched: nvmlEventSetCreate: Not Supported";
+  nlohmann::json json = to_json(job);
+  EXPECT_EQ(watch_timeline_from_json(json, "t.json").gpus.at(0).events_unwatched, job.gpus[0].events_unwatched);
+  EXPECT_FALSE(to_json(memory_bound_job())["gpus"][0].contains("events_unwatched")) << "absent when both were watched";
+  json["gpus"][0]["events_unwatched"] = 3;
+  try {
+    watch_timeline_from_json(json, "t.json");
+    FAIL() << "read a number as the reason";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("gpus[0].events_unwatched"), std::string::npos) << error.what();
+  }
+}
+
 TEST(WatchDocument, NamesTheBadField) {
   nlohmann::json json = to_json(recorded_document());
   json["diagnosis"][0]["findings"][2]["outcome"] = "maybe";

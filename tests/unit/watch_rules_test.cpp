@@ -253,6 +253,16 @@ TEST(WatchRules, XidOrEccEventsOfThisGpuOnly) {
   EXPECT_NE(fired.evidence.find("at 30 s Xid 48"), std::string::npos) << fired.evidence;
 }
 
+TEST(WatchRules, XidOrEccEventsCannotBeClearWhereTheyWereNotWatched) {
+  WatchTimeline job = timeline();
+  job.gpus[0].events_unwatched = "Xid events not watched: nvmlDeviceRegisterEvents: Not Supported";
+  const WatchFinding unwatched = run(xid_or_ecc_events, job);
+  EXPECT_EQ(unwatched.outcome, RuleOutcome::CouldNotRun);
+  EXPECT_EQ(unwatched.evidence, job.gpus[0].events_unwatched);
+  job.events.push_back({30, 0, "ecc_corrected", 2, ""});  // an event seen is still reported
+  EXPECT_EQ(run(xid_or_ecc_events, job).outcome, RuleOutcome::Fired);
+}
+
 TEST(WatchRules, WithoutGpmTheGpmRulesSayTheyCouldNotRun) {
   const WatchTimeline job = timeline([](int, GpuSample& s, HostSample&) {
     GpuSample plain;

@@ -305,7 +305,8 @@ WatchFinding memory_nearly_full(const RuleInput& in) {
 WatchFinding thermal_or_power_slowdown(const RuleInput& in) {
   constexpr const char* rule = "thermal_or_power_slowdown";
   constexpr const char* source = "NVML's clock-event reasons (not a fixed temperature); a tenth of the samples for "
-                                 "thermal/hardware slowdowns, most of them for the power cap: gpubench's choice";
+                                 "thermal/hardware slowdowns, most of them for the power cap with the enforced limit "
+                                 "below the board's default: gpubench's choice";
   std::size_t slowed = 0, capped = 0;
   std::vector<std::string> seen;
   const Tally t = tally(in.gpu.samples, [&](const GpuSample& s) -> std::optional<bool> {
@@ -325,7 +326,12 @@ WatchFinding thermal_or_power_slowdown(const RuleInput& in) {
   });
   if (!t.enough()) return finding(rule, RuleOutcome::CouldNotRun, too_little(t, "clock-event reasons"), "", source);
   const bool fired_slowdown = slowed >= kSlowdownShare * t.readable;
-  const bool fired_cap = 2 * capped > t.readable;
+  // At the board's default limit the power cap is how a dense load runs on this class of GPU, and this node's
+  // ceilings were measured under it: the cap is a finding only where the limit was lowered.
+  const std::optional<double> limit = in.gpu.power_limit_w, board_default = in.gpu.default_power_limit_w;
+  const bool limit_lowered = limit && board_default && *limit < *board_default - 0.5;
+  const bool mostly_capped = 2 * capped > t.readable;
+  const bool fired_cap = mostly_capped && limit_lowered;
   std::string evidence = "thermal or hardware slowdown in " + std::to_string(slowed) + " and power cap alone in " +
                          std::to_string(capped) + " of " + std::to_string(t.readable) + " samples";
   if (!seen.empty()) {
@@ -343,12 +349,20 @@ WatchFinding thermal_or_power_slowdown(const RuleInput& in) {
     evidence += ", temperature " + fixed(*temp, 0) + " C";
     if (in.gpu.slowdown_temperature_c) evidence += " (slowdown at " + fixed(*in.gpu.slowdown_temperature_c, 0) + " C)";
   }
+  if (limit && board_default) {
+    evidence += "; power limit " + fixed(*limit, 0) + " W, the board's default " + fixed(*board_default, 0) + " W";
+    if (mostly_capped && !limit_lowered) evidence += ": capped at the default, as a dense load is on this GPU";
+  } else if (mostly_capped) {
+    evidence += "; whether the power limit was lowered could not be read";
+  }
   const std::string fix =
       fired_slowdown ? "Check the cooling and power delivery: inlet temperature, airflow and fans, the heat sink's "
                        "contact; a power-brake reason comes from the node's BMC or power supply "
                        "(nvidia-smi -q -d PERFORMANCE,TEMPERATURE shows the reasons)"
-                     : "The job runs at the power limit: compare it with the default (nvidia-smi -q -d POWER); if it "
-                       "is the default, the load is power-bound, as dense GEMM often is on this class of GPU";
+      : fired_cap ? "The power limit is below the board's default: if not intended, restore it as root with "
+                    "`nvidia-smi -i PCI_BUS_ID -pl " + fixed(*board_default, 0) +
+                    "` (a node-level cap in the BMC can also lower it)"
+                  : "";
   return finding(rule, fired_slowdown || fired_cap ? RuleOutcome::Fired : RuleOutcome::Clear, evidence, fix, source);
 }
 

@@ -306,6 +306,13 @@ GpuTimeline GpuSampler::describe() const {
     gpu.slowdown_temperature_c = value;
   }
   gpu.events_unwatched = state_->events_unavailable;
+  if (nvml.nvmlDeviceGetEnforcedPowerLimit_ && nvml.nvmlDeviceGetEnforcedPowerLimit_(device, &value) == NVML_SUCCESS) {
+    gpu.power_limit_w = value / 1000.0;
+  }
+  if (nvml.nvmlDeviceGetPowerManagementDefaultLimit_ &&
+      nvml.nvmlDeviceGetPowerManagementDefaultLimit_(device, &value) == NVML_SUCCESS) {
+    gpu.default_power_limit_w = value / 1000.0;
+  }
   unsigned int memory_clock_mhz = 0, bus_width_bits = 0;
   if (nvml.nvmlDeviceGetMaxClockInfo_ && nvml.nvmlDeviceGetMemoryBusWidth_ &&
       nvml.nvmlDeviceGetMaxClockInfo_(device, NVML_CLOCK_MEM, &memory_clock_mhz) == NVML_SUCCESS &&

@@ -47,6 +47,8 @@ json gpu_json(const GpuTimeline& gpu) {
   if (gpu.pcie_max_gen) out["pcie_max_gen"] = *gpu.pcie_max_gen;
   if (gpu.pcie_max_width) out["pcie_max_width"] = *gpu.pcie_max_width;
   if (gpu.slowdown_temperature_c) out["slowdown_temperature_c"] = *gpu.slowdown_temperature_c;
+  if (gpu.power_limit_w) out["power_limit_w"] = *gpu.power_limit_w;
+  if (gpu.default_power_limit_w) out["default_power_limit_w"] = *gpu.default_power_limit_w;
   if (!gpu.events_unwatched.empty()) out["events_unwatched"] = gpu.events_unwatched;
   for (const GpuSample& sample : gpu.samples) out["samples"].push_back(sample_json(sample));
   return out;
@@ -133,6 +135,8 @@ GpuTimeline read_gpu(const Reader& read, const json& object, const std::string& 
   gpu.pcie_max_gen = read.optional_whole(object, "pcie_max_gen", path);
   gpu.pcie_max_width = read.optional_whole(object, "pcie_max_width", path);
   gpu.slowdown_temperature_c = read.optional_number(object, "slowdown_temperature_c", path);
+  gpu.power_limit_w = read.optional_number(object, "power_limit_w", path);
+  gpu.default_power_limit_w = read.optional_number(object, "default_power_limit_w", path);
   if (const auto unwatched = object.find("events_unwatched"); unwatched != object.end()) {
     if (!unwatched->is_string()) read.fail(path + "events_unwatched", "expected text");
     gpu.events_unwatched = unwatched->get<std::string>();

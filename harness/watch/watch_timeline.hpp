@@ -47,6 +47,8 @@ struct GpuTimeline {
   std::optional<int> pcie_max_gen;
   std::optional<int> pcie_max_width;
   std::optional<double> slowdown_temperature_c;  // NVML's slowdown threshold
+  std::optional<double> power_limit_w;           // enforced when the watch began
+  std::optional<double> default_power_limit_w;   // the board's default
   // Why Xid or ECC events of this GPU were not watched (NVML lacks event sets, a VM refuses them); empty when both
   // were. Without them "no events during the job" cannot be said.
   std::string events_unwatched;

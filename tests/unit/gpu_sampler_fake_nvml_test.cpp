@@ -64,6 +64,8 @@ TEST_F(FakeNvml, DescribesTheGpuWithItsTheoreticalDramPeak) {
   EXPECT_EQ(gpu.pcie_max_gen, 5);
   EXPECT_EQ(gpu.pcie_max_width, 16);
   EXPECT_EQ(gpu.slowdown_temperature_c, 87.0);
+  EXPECT_EQ(gpu.power_limit_w, 700.0);
+  EXPECT_EQ(gpu.default_power_limit_w, 700.0);
   EXPECT_TRUE(gpu.samples.empty());
   EXPECT_TRUE(sampler.gpm_unavailable().empty()) << sampler.gpm_unavailable();
   EXPECT_TRUE(sampler.events_unavailable().empty()) << sampler.events_unavailable();

@@ -28,6 +28,8 @@ WatchTimeline memory_bound_job() {
   gpu.pcie_max_gen = 5;
   gpu.pcie_max_width = 16;
   gpu.slowdown_temperature_c = 87;
+  gpu.power_limit_w = 700;
+  gpu.default_power_limit_w = 700;
   for (int i = 0; i < 12; ++i) {
     GpuSample s;
     s.t_s = i;

@@ -197,11 +197,24 @@ TEST(WatchRules, SlowdownFollowsNvmlReasonsNotTheTemperature) {
   EXPECT_EQ(thermal.outcome, RuleOutcome::Fired) << thermal.evidence;
   EXPECT_NE(thermal.evidence.find("sw_thermal_slowdown"), std::string::npos) << thermal.evidence;
   EXPECT_NE(thermal.fix.find("cooling"), std::string::npos);
-  const WatchFinding capped = run(thermal_or_power_slowdown, timeline([](int i, GpuSample& s, HostSample&) {
-                                    if (i < 8) s.clock_event_reasons = kSwPowerCap;
-                                  }));
-  EXPECT_EQ(capped.outcome, RuleOutcome::Fired) << capped.evidence;
-  EXPECT_NE(capped.fix.find("power limit"), std::string::npos);
+  // Mostly at the power cap: a finding only where the limit is below the board's default.
+  WatchTimeline capped_job = timeline([](int i, GpuSample& s, HostSample&) {
+    if (i < 8) s.clock_event_reasons = kSwPowerCap;
+  });
+  capped_job.gpus[0].power_limit_w = 500;
+  capped_job.gpus[0].default_power_limit_w = 700;
+  const WatchFinding lowered = run(thermal_or_power_slowdown, capped_job);
+  EXPECT_EQ(lowered.outcome, RuleOutcome::Fired) << lowered.evidence;
+  EXPECT_NE(lowered.evidence.find("power limit 500 W, the board's default 700 W"), std::string::npos) << lowered.evidence;
+  EXPECT_NE(lowered.fix.find("-pl 700"), std::string::npos) << lowered.fix;
+  capped_job.gpus[0].power_limit_w = 700;
+  const WatchFinding at_default = run(thermal_or_power_slowdown, capped_job);
+  EXPECT_EQ(at_default.outcome, RuleOutcome::Clear) << at_default.evidence;
+  EXPECT_NE(at_default.evidence.find("capped at the default"), std::string::npos) << at_default.evidence;
+  capped_job.gpus[0].power_limit_w.reset();
+  const WatchFinding unknown_limit = run(thermal_or_power_slowdown, capped_job);
+  EXPECT_EQ(unknown_limit.outcome, RuleOutcome::Clear) << unknown_limit.evidence;
+  EXPECT_NE(unknown_limit.evidence.find("could not be read"), std::string::npos) << unknown_limit.evidence;
   const WatchFinding hot_but_fine = run(thermal_or_power_slowdown, timeline([](int i, GpuSample& s, HostSample&) {
                                           s.temperature_c = 86;
                                           if (i < 3) s.clock_event_reasons = kSwPowerCap;

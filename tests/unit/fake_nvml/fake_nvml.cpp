@@ -69,6 +69,8 @@ GPUBENCH_FAKE_UINT(nvmlDeviceGetCurrPcieLinkGeneration, pcie_gen)
 GPUBENCH_FAKE_UINT(nvmlDeviceGetCurrPcieLinkWidth, pcie_width)
 GPUBENCH_FAKE_UINT(nvmlDeviceGetPowerUsage, power_mw)
 GPUBENCH_FAKE_UINT(nvmlDeviceGetMemoryBusWidth, bus_width_bits)
+GPUBENCH_FAKE_UINT(nvmlDeviceGetEnforcedPowerLimit, power_limit_mw)
+GPUBENCH_FAKE_UINT(nvmlDeviceGetPowerManagementDefaultLimit, default_power_limit_mw)
 #undef GPUBENCH_FAKE_UINT
 
 nvmlReturn_t nvmlDeviceGetTemperatureThreshold(nvmlDevice_t, nvmlTemperatureThresholds_t type, unsigned int* temp) {

@@ -21,6 +21,7 @@ struct FakeNvmlControl {
   unsigned long long memory_used = 75377410048ull;
   unsigned long long memory_reserved = 570425344ull;
   unsigned int power_mw = 350000;
+  unsigned int power_limit_mw = 700000, default_power_limit_mw = 700000;
   unsigned int sm_clock_mhz = 1980;
   unsigned int max_memory_clock_mhz = 3201;
   unsigned int bus_width_bits = 6144;

@@ -18,7 +18,8 @@
 #                                                   multiplying matrices on GPU 0 back to back (heavy), then a
 #                                                   few per cent of the time (light); per GPU, what was flagged
 #   scripts/gpu_verify.sh OUTDIR watch [SECS] [OVERHEAD_SECS]
-#                                                   gpubench watch on the five PyTorch jobs of tests/watch_jobs/: this
+#                                                   the samplers' GPU tests, then gpubench watch on the five
+#                                                   PyTorch jobs of tests/watch_jobs/: this
 #                                                   node's ceilings (quick suite, memory/gemm/pcie), each job watched
 #                                                   for SECS (20) with its diagnosis and throughput, show and report
 #                                                   of each document; then watch's cost: healthy_bf16 and
@@ -198,6 +199,9 @@ PY
     docs="$logs/watch"
     mkdir -p "$docs"
     python3 -c 'import torch, numpy; print("torch", torch.__version__, "CUDA", torch.version.cuda, "numpy", numpy.__version__)'
+    step "the samplers' GPU tests: NVML fields in range, GPM reading known loads"
+    timeout 120 ./build/tests/gpubench_gpu_tests --gtest_color=no --gtest_filter='GpuSampler.*' 2>&1 |
+      grep -E "^\[ *(OK|FAILED|SKIPPED|PASSED) |Failure|Expected|Which is|actual" | head -40
     step "this node's ceilings: quick suite, memory, GEMM and PCIe"
     started=$SECONDS
     ./build/gpubench run --suite quick --filter '^(memory|gemm|pcie)/' -o "$out/ceilings.json" \

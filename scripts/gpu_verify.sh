@@ -25,6 +25,8 @@
 #                                                   of each document; then watch's cost: healthy_bf16 and
 #                                                   elementwise_bandwidth run 3 times with and 3 without watch,
 #                                                   alternately, for OVERHEAD_SECS (10) each, and the mean ratio
+#                                                   (WATCH_JOBS="a b" watches only those jobs; OVERHEAD_SECS 0 skips
+#                                                   the cost)
 # OUTDIR gets verify.log (everything printed) and, by mode, tests.log, doctor.json, acceptance*.json, mpi.json,
 # single.json, or run1..N.json and baseline.json, or ceilings.json and watch.tar.gz (the watch documents, their
 # --json and Prometheus files, show's text and CSV and report's page of each): at most eight files, as the device
@@ -195,7 +197,7 @@ PY
     seconds="${3:-20}"
     overhead_seconds="${4:-10}"
     limit="${CALL_LIMIT_S:-600}"
-    jobs=(input_bound fp32_no_tf32 elementwise_bandwidth pageable_copies healthy_bf16)
+    read -r -a jobs <<<"${WATCH_JOBS:-input_bound fp32_no_tf32 elementwise_bandwidth pageable_copies healthy_bf16}"
     docs="$logs/watch"
     mkdir -p "$docs"
     python3 -c 'import torch, numpy; print("torch", torch.__version__, "CUDA", torch.version.cuda, "numpy", numpy.__version__)'
@@ -233,6 +235,7 @@ PY
     done
     [ -f "$docs/show-healthy_bf16.txt" ] && sed -n '1,40p' "$docs/show-healthy_bf16.txt"
     for job in healthy_bf16 elementwise_bandwidth; do
+      (( overhead_seconds > 0 )) || break
       step "watch's cost on $job: 3 runs with and 3 without, alternately, $overhead_seconds s each"
       : >"$logs/overhead-$job.txt"
       for round in 1 2 3; do

@@ -277,7 +277,6 @@ int watch_command(const WatchArguments& args, const CommandState& state) {
   d.gpubench_version = std::string(kVersion) + " (" + kGitRevision + ")";
   d.hostname = host_name();
   d.gpu_identities = session.identities();
-  d.gpm_unavailable = session.gpm_unavailable();
   // Asked to stop before the job started (main's handler until now, watch's from here on): it does not start.
   if (watch_stop_signal() != 0 || state.stop->load()) throw Interrupted();
 
@@ -325,7 +324,7 @@ int watch_command(const WatchArguments& args, const CommandState& state) {
   d.finished_at = utc_now("%Y-%m-%dT%H:%M:%SZ");
   d.timeline = session.timeline();
   d.duration_s = session.elapsed_s();
-  d.gpm_unavailable = session.gpm_unavailable();  // again: a GPM metric may first fail in the job's samples
+  d.gpm_unavailable = session.gpm_unavailable();  // after the run: a GPM metric may first fail in the job's samples
   if (watch_stop_signal() != 0) d.stopped_by = signal_name(watch_stop_signal());
   if (child && child->end()) {
     WatchedJobEnd end;

@@ -173,8 +173,16 @@ WatchFinding gpu_starved(const RuleInput& in) {
                             "off: sysctl kernel.task_delayacct=1)";
   const std::string activity_name = gpm ? "SM activity (DCGM_FI_PROF_SM_ACTIVE)" : "GPU utilisation (NVML)";
   if (!t.enough()) {
-    return finding(rule, RuleOutcome::CouldNotRun, too_little(t, activity_name + " with a host sample") + io_note, "",
-                   source);
+    // Say first what would have judged the idle samples, when that is what is missing.
+    const std::string why =
+        io_unknown == 0
+            ? too_little(t, activity_name + " with a host sample")
+            : "could not run: " + activity_name + " under " + percent(gpm ? kSmActiveLow : kUtilizationLow) +
+                  " with the job's CPU not saturated in " + std::to_string(io_unknown) + " of " +
+                  std::to_string(t.total) +
+                  " samples, and whether the job was waiting on I/O then is unknown (the kernel's delay accounting "
+                  "is off: sysctl kernel.task_delayacct=1)";
+    return finding(rule, RuleOutcome::CouldNotRun, why, "", source);
   }
   const std::string activity_median =
       percent(*median(in.gpu.samples, gpm ? &GpuSample::sm_active : &GpuSample::utilization));

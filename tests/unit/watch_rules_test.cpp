@@ -121,7 +121,10 @@ TEST(WatchRules, GpuStarvedWithTheIoWaitUnknownCannotJudgeAnIdleGpuButStillSeesP
                                      h.io_wait.reset();
                                    }));
   EXPECT_EQ(unknown.outcome, RuleOutcome::CouldNotRun) << unknown.evidence;
-  EXPECT_NE(unknown.evidence.find("I/O wait unknown in 10 samples"), std::string::npos) << unknown.evidence;
+  EXPECT_NE(unknown.evidence.find("CPU not saturated in 10 of 10 samples, and whether the job was waiting on I/O then "
+                                  "is unknown"),
+            std::string::npos)
+      << unknown.evidence;
   EXPECT_NE(unknown.evidence.find("task_delayacct"), std::string::npos) << unknown.evidence;
   const WatchFinding preprocessing = run(gpu_starved, timeline([](int, GpuSample& s, HostSample& h) {
                                            s.sm_active = 0.1;

@@ -9,6 +9,7 @@
 #include "harness/report/figure_text.hpp"
 #include "harness/report/text_table.hpp"
 #include "harness/results/clock_events.hpp"
+#include "harness/watch/shell_command.hpp"
 
 namespace gpubench {
 namespace {
@@ -185,20 +186,9 @@ WatchGpuShow gpu_show(const WatchDocument& d, const GpuTimeline& gpu) {
   return g;
 }
 
-// A word as a shell would need it typed.
-std::string shell_word(const std::string& word) {
-  const bool safe = !word.empty() && word.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                                            "0123456789_@%+=:,./-") == std::string::npos;
-  if (safe) return word;
-  std::string quoted = "'";
-  for (char ch : word) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return quoted + "'";
-}
-
 std::vector<std::string> heading(const WatchDocument& d) {
   std::vector<std::string> lines;
-  std::string command;
-  for (const std::string& word : d.timeline.command) command += (command.empty() ? "" : " ") + shell_word(word);
+  const std::string command = shell_command(d.timeline.command);
   std::string what;
   if (d.mode == "duration") {
     what = "GPU processes watched for " + fixed(d.duration_s, 1) + " s";

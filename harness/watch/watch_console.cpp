@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "harness/watch/shell_command.hpp"
+
 namespace gpubench {
 namespace {
 
@@ -59,19 +61,8 @@ std::string against(double value_gbps, const std::optional<Ceiling>& ceiling, co
   return text;
 }
 
-// A word as a shell would need it typed: as is when it holds only safe characters, else in single quotes.
-std::string shell_word(const std::string& word) {
-  const bool safe = !word.empty() && word.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                                            "0123456789_@%+=:,./-") == std::string::npos;
-  if (safe) return word;
-  std::string quoted = "'";
-  for (char ch : word) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return quoted + "'";
-}
-
 std::string job_end_text(const WatchDocument& d) {
-  std::string command;
-  for (const std::string& word : d.timeline.command) command += (command.empty() ? "" : " ") + shell_word(word);
+  const std::string command = shell_command(d.timeline.command);
   if (d.mode == "duration") {
     return "watched GPU processes for " + fixed(d.duration_s, 1) + " s" +
            (d.stopped_by.empty() ? "" : " (stopped by " + d.stopped_by + ")");

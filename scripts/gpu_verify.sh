@@ -19,8 +19,8 @@
 #                                                   few per cent of the time (light); per GPU, what was flagged
 #   scripts/gpu_verify.sh OUTDIR watch [SECS] [OVERHEAD_SECS]
 #                                                   the samplers' GPU tests, then gpubench watch on the five
-#                                                   PyTorch jobs of tests/watch_jobs/: this
-#                                                   node's ceilings (quick suite, memory/gemm/pcie), each job watched
+#                                                   PyTorch jobs of tests/watch_jobs/: this node's ceilings
+#                                                   (quick suite, memory/gemm/pcie), each job watched
 #                                                   for SECS (20) with its diagnosis and throughput, show and report
 #                                                   of each document; then watch's cost: healthy_bf16 and
 #                                                   elementwise_bandwidth run 3 times with and 3 without watch,

@@ -18,15 +18,13 @@
 #                                                   multiplying matrices on GPU 0 back to back (heavy), then a
 #                                                   few per cent of the time (light); per GPU, what was flagged
 #   scripts/gpu_verify.sh OUTDIR watch [SECS] [OVERHEAD_SECS]
-#                                                   the samplers' GPU tests, then gpubench watch on the five
-#                                                   PyTorch jobs of tests/watch_jobs/: this node's ceilings
-#                                                   (quick suite, memory/gemm/pcie), each job watched
-#                                                   for SECS (20) with its diagnosis and throughput, show and report
-#                                                   of each document; then watch's cost: healthy_bf16 and
-#                                                   elementwise_bandwidth run 3 times with and 3 without watch,
-#                                                   alternately, for OVERHEAD_SECS (10) each, and the mean ratio
-#                                                   (WATCH_JOBS="a b" watches only those jobs; OVERHEAD_SECS 0 skips
-#                                                   the cost)
+#                                                   gpubench watch on the jobs of tests/watch_jobs/corpus.json: this
+#                                                   node's ceilings (memory, GEMM and PCIe figures of the quick suite,
+#                                                   kept in .out/ceilings.json for a later call), each job watched for
+#                                                   SECS (15) with its diagnosis, its throughput and show's text; then
+#                                                   watch's cost: healthy_bf16 and elementwise_bandwidth 3 times with and
+#                                                   3 without watch, alternately, OVERHEAD_SECS (10) each (0 skips it).
+#                                                   WATCH_JOBS="a b" watches only those; builds gpubench alone
 # OUTDIR gets verify.log (everything printed) and, by mode, tests.log, doctor.json, acceptance*.json, mpi.json,
 # single.json, or run1..N.json and baseline.json, or ceilings.json and watch.tar.gz (the watch documents, their
 # --json and Prometheus files, show's text and CSV and report's page of each): at most eight files, as the device
@@ -49,7 +47,9 @@ family_times() {  # the seconds each family (variant) of a results document took
 step "nvidia-smi"
 nvidia-smi --query-gpu=index,name,pcie.link.gen.current,pcie.link.width.current,temperature.gpu,power.draw,clocks.sm --format=csv
 step "build"
+[ "$mode" = watch ] && export GPUBENCH_BUILD_TARGETS="gpubench gpubench-micro"
 CUDA_ARCHITECTURES="${CUDA_ARCHITECTURES:-90-real}" ./scripts/setup.sh >"$logs/setup.log" 2>&1 || { tail -40 "$logs/setup.log"; exit 1; }
+grep -E "built in" "$logs/setup.log"
 
 case "$mode" in
   check)
@@ -194,46 +194,53 @@ PY
     done
     ;;
   watch)
-    seconds="${3:-20}"
+    seconds="${3:-15}"
     overhead_seconds="${4:-10}"
     limit="${CALL_LIMIT_S:-600}"
-    read -r -a jobs <<<"${WATCH_JOBS:-input_bound fp32_no_tf32 elementwise_bandwidth pageable_copies healthy_bf16}"
+    corpus=tests/watch_jobs/corpus.json
+    read -r -a jobs <<<"${WATCH_JOBS:-$(python3 -c 'import json,sys; print(" ".join(j["name"] for j in json.load(open(sys.argv[1]))["jobs"]))' "$corpus")}"
     docs="$logs/watch"
-    mkdir -p "$docs"
+    mkdir -p "$docs" .out
     python3 -c 'import torch, numpy; print("torch", torch.__version__, "CUDA", torch.version.cuda, "numpy", numpy.__version__)'
-    step "the samplers' GPU tests: NVML fields in range, GPM reading known loads"
-    timeout 120 ./build/tests/gpubench_gpu_tests --gtest_color=no --gtest_filter='GpuSampler.*' 2>&1 |
-      grep -E "^\[ *(OK|FAILED|SKIPPED|PASSED) |Failure|Expected|Which is|actual" | head -40
-    step "this node's ceilings: quick suite, memory, GEMM and PCIe"
-    started=$SECONDS
-    ./build/gpubench run --suite quick --filter '^(memory|gemm|pcie)/' -o "$out/ceilings.json" \
-      --log-dir "$logs/ceilings" >"$logs/ceilings.out" 2>&1
-    echo "exit $?, $((SECONDS - started)) s"; family_times "$out/ceilings.json"
-    ceilings=(--ceilings "$out/ceilings.json")  # without them, watch finds this node kind's shipped baseline
-    [ -s "$out/ceilings.json" ] || { ceilings=(); tail -5 "$logs/ceilings.out"; }
+    df -h /var/tmp | tail -1
+    step "this node's ceilings: memory, GEMM and PCIe figures of the quick suite"
+    if [ ! -s .out/ceilings.json ]; then
+      started=$SECONDS
+      ./build/gpubench run --suite quick --filter '^(memory|gemm|pcie)/' -o .out/ceilings.json \
+        --log-dir "$logs/ceilings" >"$logs/ceilings.out" 2>&1
+      echo "exit $?, $((SECONDS - started)) s"
+    fi
+    ceilings=(--ceilings .out/ceilings.json)  # without them, watch finds this node kind's shipped baseline
+    [ -s .out/ceilings.json ] || { ceilings=(); tail -5 "$logs/ceilings.out"; }
     throughput() { sed -n 's/^throughput \([^ ]*\) .*/\1/p' "$1" | tail -1; }
     for job in "${jobs[@]}"; do
-      if (( SECONDS + seconds + 30 > limit )); then echo "no time for $job"; continue; fi
-      step "watch $job ($seconds s)"
-      ./build/gpubench watch --no-color "${ceilings[@]}" -o "$docs/watch-$job.json" \
-        --json "$docs/diagnosis-$job.json" --prometheus "$docs/watch-$job.prom" \
-        -- python3 "tests/watch_jobs/$job.py" --seconds "$seconds" >"$docs/$job.out" 2>"$docs/$job.err"
-      echo "exit $?; the job's $(grep -E '^throughput ' "$docs/$job.out" || echo 'throughput: none printed')"
-      cut -c1-400 "$docs/$job.err"
-      python3 - "$docs/watch-$job.json" <<'PY'
+      if (( SECONDS + seconds + 25 > limit )); then echo "no time for $job"; continue; fi
+      read -r -a args <<<"$(python3 -c 'import json,sys; print(" ".join(next(j for j in json.load(open(sys.argv[1]))["jobs"] if j["name"] == sys.argv[2])["args"]))' "$corpus" "$job")"
+      step "watch $job: ${args[*]} ($seconds s)"
+      ./build/gpubench watch --no-color "${ceilings[@]}" -o "$docs/$job.json" \
+        -- python3 "tests/watch_jobs/${args[0]}" "${args[@]:1}" --seconds "$seconds" >"$docs/$job.out" 2>"$docs/$job.err"
+      echo "exit $?; the job's $(grep -E '^(throughput|source|reading) ' "$docs/$job.out" | paste -sd ';' || echo 'throughput: none printed')"
+      python3 - "$docs/$job.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 for g in d.get("diagnosis", []):
-    fired = [f["rule"] for f in g["findings"] if f["outcome"] == "fired"]
-    print("  GPU %d fired: %s" % (g["gpu"], ", ".join(fired) or "none (%s)" % g["summary"]))
+    fired = ["%s%s" % (f["rule"], " (%s)" % f["cause"] if f.get("cause") else "") for f in g["findings"]
+             if f["outcome"] == "fired"]
+    print("  GPU %d fired: %s; %s" % (g["gpu"], ", ".join(fired) or "none (%s)" % g["summary"],
+                                      g.get("steady_part", {}).get("why", "")))
+    for f in g["findings"]:
+        if f["outcome"] == "fired":
+            print("    %s: %s" % (f["rule"], f["evidence"][:600]))
+h = d.get("host", [])
+if h:
+    waits = {}
+    for s in h:
+        for k, n in s.get("threads", {}).get("waits", {}).items():
+            waits[k] = waits.get(k, 0) + n
+    print("  host: cores %s; waits %s" % (sorted(round(s["cpu_cores"], 2) for s in h)[len(h) // 2], waits))
 PY
-      ./build/gpubench show "$docs/watch-$job.json" >"$docs/show-$job.txt" 2>&1; echo "show exit $?"
-      ./build/gpubench show "$docs/watch-$job.json" --format csv >"$docs/watch-$job.csv" 2>&1
-      echo "show csv exit $?, $(($(wc -l <"$docs/watch-$job.csv") - 1)) rows"
-      ./build/gpubench report "$docs/watch-$job.json" -o "$docs/report-$job.html"; echo "report exit $?"
-      echo "prometheus: $(grep -c '^[A-Za-z]' "$docs/watch-$job.prom" 2>/dev/null) samples in the last rewrite"
+      ./build/gpubench show "$docs/$job.json" >"$docs/show-$job.txt" 2>&1 || echo "show exit $?"
     done
-    [ -f "$docs/show-healthy_bf16.txt" ] && sed -n '1,40p' "$docs/show-healthy_bf16.txt"
     for job in healthy_bf16 elementwise_bandwidth; do
       (( overhead_seconds > 0 )) || break
       step "watch's cost on $job: 3 runs with and 3 without, alternately, $overhead_seconds s each"
@@ -241,9 +248,9 @@ PY
       for round in 1 2 3; do
         order="without with"; (( round == 2 )) && order="with without"
         for how in $order; do
-          if (( SECONDS + overhead_seconds + 20 > limit )); then echo "no time for round $round $how"; continue; fi
+          if (( SECONDS + overhead_seconds + 15 > limit )); then echo "no time for round $round $how"; continue; fi
           if [ "$how" = with ]; then
-            ./build/gpubench watch --no-color "${ceilings[@]}" -o "$docs/overhead-$job-$round.json" \
+            ./build/gpubench watch --no-color "${ceilings[@]}" -o "$logs/overhead-$job-$round.json" \
               -- python3 "tests/watch_jobs/$job.py" --seconds "$overhead_seconds" >"$logs/run.out" 2>/dev/null
           else
             python3 "tests/watch_jobs/$job.py" --seconds "$overhead_seconds" >"$logs/run.out" 2>/dev/null
@@ -265,6 +272,7 @@ if runs["with"] and runs["without"]:
                                                                         100 * (ratio - 1)))
 PY
     done
+    cp .out/ceilings.json "$docs/ceilings.json" 2>/dev/null
     tar -czf "$out/watch.tar.gz" -C "$logs" watch && echo "watch.tar.gz: $(tar -tzf "$out/watch.tar.gz" | wc -l) files"
     ;;
   *) echo "unknown mode '$mode' (check, runs, families, depth, slowdown or watch)"; exit 2 ;;

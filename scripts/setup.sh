@@ -150,6 +150,8 @@ mkdir -p "${build_dir}"
 "${cmake_bin}" "${configure_args[@]}" >"${build_dir}/configure.log" 2>&1 || { cat "${build_dir}/configure.log" >&2; die "configuration failed (log above)"; }
 say "building with $(nproc) jobs"
 build_started=${SECONDS}
-"${cmake_bin}" --build "${build_dir}" --parallel "$(nproc)"
+# GPUBENCH_BUILD_TARGETS="gpubench gpubench-micro" builds only those (a device call that needs no tests).
+read -r -a targets <<<"${GPUBENCH_BUILD_TARGETS:-}"
+"${cmake_bin}" --build "${build_dir}" --parallel "$(nproc)" ${targets[@]+--target "${targets[@]}"}
 build_seconds=$((SECONDS - build_started))
 say "built in $((build_seconds / 60)) min $((build_seconds % 60)) s: ${build_dir}/gpubench, ${build_dir}/gpubench-micro"

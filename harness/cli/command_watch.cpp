@@ -55,6 +55,8 @@ struct WatchArguments {
   std::string output;
   std::string json;
   std::string prometheus;
+  std::string replay;
+  bool json_given = false;  // --json, with or without a FILE (without: --replay prints the diagnosis as JSON)
   bool no_colour = false;
   std::vector<std::string> command;
 };
@@ -235,7 +237,46 @@ WatchTimeline last_samples(const WatchTimeline& timeline) {
   return last;
 }
 
+// gpubench watch --replay DOC: the recorded timeline diagnosed again with this gpubench's rules, against the
+// document's own ceilings or --ceilings FILE; what watch prints at the end of a job, or with --json (no FILE) the
+// diagnosis array alone, on standard output.
+int replay_command(const WatchArguments& args, const CommandState& state) {
+  if (!args.command.empty() || !args.duration.empty() || !args.output.empty() || !args.prometheus.empty() ||
+      !args.devices.empty() || args.interval != "1s") {
+    throw UsageError("--replay diagnoses a recorded watch document again: it takes --ceilings, --json and --no-color, "
+                     "not a job, --duration, -o, --prometheus, --devices or --interval");
+  }
+  WatchDocument d = read_watch_file(args.replay);
+  if (!args.ceilings.empty()) d.ceilings = load_ceilings(args.ceilings, nullptr, "");
+  if (d.diagnosed_gpus.empty()) {
+    for (const GpuTimeline& gpu : d.timeline.gpus) d.diagnosed_gpus.push_back(gpu.index);
+  }
+  d.diagnosis = diagnose_chosen(d.timeline, d.diagnosed_gpus, d.ceilings.gpus);
+  if (state.stop->load()) throw Interrupted();
+  if (args.json_given && args.json.empty()) {
+    std::cout << diagnosis_json(d).at("diagnosis").dump(2) << "\n";
+    return kExitOk;
+  }
+  std::vector<std::string> written;
+  if (!args.json.empty()) {
+    check_output_file("--json", args.json);
+    write_json_atomically(diagnosis_json(d), args.json);
+    written.push_back("diagnosis: " + args.json);
+  }
+  std::cout << "replayed " << args.replay << " (recorded " << (d.started_at.empty() ? "at an unknown time" : d.started_at)
+            << (d.hostname.empty() ? "" : " on " + d.hostname)
+            << (d.gpubench_version.empty() ? "" : " by gpubench " + d.gpubench_version)
+            << ") with the rules of gpubench " << kVersion << "\n";
+  print_watch_console(d, written, std::cout, !args.no_colour && !no_color_requested() && isatty(STDOUT_FILENO));
+  return kExitOk;
+}
+
 int watch_command(const WatchArguments& args, const CommandState& state) {
+  if (!args.replay.empty()) return replay_command(args, state);
+  if (args.json_given && args.json.empty()) {
+    throw UsageError("--json needs a FILE when watching a job (the job's standard output is its own); without one it "
+                     "goes with --replay");
+  }
   const double interval = parse_interval(args.interval);
   std::optional<double> duration;
   if (!args.duration.empty()) {
@@ -381,14 +422,24 @@ void add_watch_command(CLI::App& app, CommandState& state) {
                     "node kind's baseline, found as check finds it)")
       ->check(kNonEmptyText);
   watch->add_option("-o,--output", args->output, "the watch document (default: watch-UTCTIME.json)")->check(kNonEmptyText);
-  watch->add_option("--json", args->json, "also write the diagnosis alone as JSON to this file")->check(kNonEmptyText);
+  CLI::Option* json = watch->add_option("--json", args->json,
+                                        "also write the diagnosis alone as JSON to this file; with --replay and no "
+                                        "FILE, print the diagnosis array on standard output")
+                          ->expected(0, 1);
+  watch->add_option("--replay", args->replay,
+                    "diagnose a recorded watch document (DOC) again with this gpubench's rules, against its own "
+                    "ceilings or --ceilings FILE; prints what watch prints at a job's end")
+      ->check(kNonEmptyText);
   watch->add_option("--prometheus", args->prometheus,
                     "a node_exporter textfile rewritten after every sample (dcgm-exporter's names where the quantity "
                     "is the same)")
       ->check(kNonEmptyText);
   watch->add_flag("--no-color", args->no_colour, "no colour even on a terminal (as does a non-empty NO_COLOR)");
   watch->add_option("command", args->command, "the job, after --: COMMAND [ARGS...]");
-  watch->callback([args, &state] { state.exit_code = watch_command(*args, state); });
+  watch->callback([args, json, &state] {
+    args->json_given = json->count() > 0;
+    state.exit_code = watch_command(*args, state);
+  });
 }
 
 }  // namespace gpubench

@@ -4,110 +4,29 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
-#include <iterator>
 
 #include "harness/results/clock_events.hpp"
+#include "harness/watch/detail/rule_support.hpp"
+#include "harness/watch/gpu_activity.hpp"
+#include "harness/watch/steady_part.hpp"
 
 namespace gpubench {
 namespace {
 
-// Fewer samples than this judge nothing (own choice: five intervals, 5 s at the default 1 s).
-constexpr std::size_t kMinimumSamples = 5;
+using namespace watch_detail;
 
-// DCGM's guidance for DCGM_FI_PROF_SM_ACTIVE: "a value of 0.8 or greater is necessary, but not sufficient, for
-// effective use of the GPU. A value less than 0.5 likely indicates ineffective GPU usage."
-constexpr double kSmActiveLow = 0.5;
-constexpr double kSmActiveComputeBound = 0.8;
-// Without GPM, NVML's utilisation stands in: the field guide's "GPU utilisation under 30 % for long stretches".
-constexpr double kUtilizationLow = 0.30;
-// The job's CPU use counted as saturated: 90 % of the cores it may run on, or its busiest thread at 90 % of a core
-// (own choice, leaving room for sampling jitter).
-constexpr double kCpuSaturated = 0.90;
-constexpr double kIoWaitHigh = 0.20;  // own choice: a fifth of the time waiting on block I/O
+// Utilisation counted as busy, for judging the PCIe link under load (own choice).
+constexpr double kUtilizationBusy = 0.50;
 // Tensor pipes under 5 % with the FP32 or FP16 pipes at 20 % or more: the math runs, but not on Tensor Cores
 // (own choice).
 constexpr double kTensorIdle = 0.05;
 constexpr double kMathPipeBusy = 0.20;
-// Bandwidths counted as at a measured ceiling: 80 % of it (own choice; the ceilings are already what this node
-// reaches, about 92 % of an H200's theoretical HBM bandwidth).
-constexpr double kNearCeiling = 0.80;
-// Utilisation counted as high, for launch-bound work and for judging the PCIe link under load (own choice).
-constexpr double kUtilizationHigh = 0.80;
-constexpr double kUtilizationBusy = 0.50;
 constexpr double kMemoryNearlyFull = 0.95;  // own choice: 5 % headroom (7 GiB of an H200's 141 GiB)
 // Thermal, hardware and power-brake slowdowns count from a tenth of the samples; the software power cap, which
 // sustained heavy loads reach by design, only from most of them (own choices).
 constexpr double kSlowdownShare = 0.10;
-// GPM's PCIe counters count link bytes, headers included: on an H200, back-to-back pinned copies that moved 55 GB/s
-// read 58.9 GB/s there (issue #31). Payload = link bytes x 55 / 58.9.
-constexpr double kPcieLinkPayloadShare = 55.0 / 58.9;
-// A rate counted as at the pageable ceiling: within 0.8 to 1.25 times it (own choice).
-constexpr double kPageableBandLow = 0.80;
-constexpr double kPageableBandHigh = 1.25;
 
 constexpr const char* kGpmAdvice = "NVML GPM metrics need a Hopper or later GPU and a driver that supports them";
-
-std::string fixed(double x, int decimals) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*f", decimals, x);
-  return text;
-}
-std::string percent(double share) { return fixed(100 * share, 0) + " %"; }
-std::string gbps(double x) { return fixed(x, x < 100 ? 1 : 0) + " GB/s"; }
-
-// How many samples could judge a condition (all its fields read) and in how many it held.
-struct Tally {
-  std::size_t readable = 0;
-  std::size_t held = 0;
-  std::size_t total = 0;
-  bool enough() const { return readable >= kMinimumSamples && 2 * readable > total; }
-  bool majority() const { return 2 * held > readable; }
-  std::string counts() const { return std::to_string(held) + " of " + std::to_string(readable) + " samples"; }
-};
-
-// `test` says whether a sample meets the condition, or nothing when the sample cannot judge it.
-Tally tally(const std::vector<GpuSample>& samples, const std::function<std::optional<bool>(const GpuSample&)>& test) {
-  Tally t;
-  t.total = samples.size();
-  for (const GpuSample& sample : samples) {
-    const std::optional<bool> met = test(sample);
-    if (!met) continue;
-    ++t.readable;
-    if (*met) ++t.held;
-  }
-  return t;
-}
-
-std::optional<double> median(const std::vector<GpuSample>& samples, std::optional<double> GpuSample::*field) {
-  std::vector<double> values;
-  for (const GpuSample& sample : samples) {
-    if (sample.*field) values.push_back(*(sample.*field));
-  }
-  if (values.empty()) return std::nullopt;
-  std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
-  return values[values.size() / 2];
-}
-
-// The job's host sample nearest to `t` (they come in time order), when one lies within an interval of it.
-const HostSample* host_at(const WatchTimeline& job, double t) {
-  const auto after = std::lower_bound(job.host.begin(), job.host.end(), t,
-                                      [](const HostSample& sample, double time) { return sample.t_s < time; });
-  const HostSample* nearest = nullptr;
-  if (after != job.host.end()) nearest = &*after;
-  if (after != job.host.begin() && (!nearest || t - std::prev(after)->t_s < nearest->t_s - t)) {
-    nearest = &*std::prev(after);
-  }
-  return nearest && std::abs(nearest->t_s - t) <= job.interval_s ? nearest : nullptr;
-}
-
-WatchFinding finding(const char* rule, RuleOutcome outcome, std::string evidence, std::string fix, const char* source) {
-  return {rule, outcome, std::move(evidence), outcome == RuleOutcome::Fired ? std::move(fix) : "", source};
-}
-
-std::string too_little(const Tally& t, const std::string& needs) {
-  return "could not run: " + needs + " in " + std::to_string(t.readable) + " of " + std::to_string(t.total) +
-         " samples (it needs " + std::to_string(kMinimumSamples) + " or more, and most of the timeline)";
-}
 
 }  // namespace
 
@@ -133,77 +52,6 @@ std::string evidence_without_outcome(const WatchFinding& finding) {
   const std::string prefix = "could not run: ";
   return finding.evidence.compare(0, prefix.size(), prefix) == 0 ? finding.evidence.substr(prefix.size())
                                                                   : finding.evidence;
-}
-
-WatchFinding gpu_starved(const RuleInput& in) {
-  constexpr const char* rule = "gpu_starved";
-  const bool gpm = tally(in.gpu.samples, [](const GpuSample& s) -> std::optional<bool> {
-                     if (!s.sm_active) return std::nullopt;
-                     return true;
-                   }).enough();
-  const char* source = gpm ? "DCGM: SM activity under 0.5 likely indicates ineffective GPU use; CPU 90 % and I/O wait "
-                             "20 % are gpubench's choice"
-                           : "field guide: GPU utilisation under 30 % for long stretches (no GPM: NVML utilisation); "
-                             "CPU 90 % and I/O wait 20 % are gpubench's choice";
-  if (in.job.host.empty() || in.job.cpus_allowed <= 0) {
-    return finding(rule, RuleOutcome::CouldNotRun, "could not run: no host samples of the job", "", source);
-  }
-  // A sample with the GPU idle and the CPU not saturated cannot judge the rule when the I/O wait is unknown (the
-  // kernel's delay accounting off): the job may have been loading, or not.
-  std::size_t cpu_bound = 0, io_bound = 0, io_unknown = 0;
-  const Tally t = tally(in.gpu.samples, [&](const GpuSample& s) -> std::optional<bool> {
-    const std::optional<double> activity = gpm ? s.sm_active : s.utilization;
-    const HostSample* host = host_at(in.job, s.t_s);
-    if (!activity || !host) return std::nullopt;
-    if (*activity >= (gpm ? kSmActiveLow : kUtilizationLow)) return false;
-    const bool cpu = host->cpu_cores >= kCpuSaturated * in.job.cpus_allowed;
-    if (!cpu && !host->io_wait) {
-      ++io_unknown;
-      return std::nullopt;
-    }
-    const bool io = host->io_wait && *host->io_wait >= kIoWaitHigh;
-    cpu_bound += cpu;
-    io_bound += io;
-    return cpu || io;
-  });
-  const std::string io_note =
-      io_unknown == 0 ? ""
-                      : "; I/O wait unknown in " + std::to_string(io_unknown) +
-                            " samples with the GPU idle and the CPU not saturated (the kernel's delay accounting is "
-                            "off: sysctl kernel.task_delayacct=1)";
-  const std::string activity_name = gpm ? "SM activity (DCGM_FI_PROF_SM_ACTIVE)" : "GPU utilisation (NVML)";
-  if (!t.enough()) {
-    // Say first what would have judged the idle samples, when that is what is missing.
-    const std::string why =
-        io_unknown == 0
-            ? too_little(t, activity_name + " with a host sample")
-            : "could not run: " + activity_name + " under " + percent(gpm ? kSmActiveLow : kUtilizationLow) +
-                  " with the job's CPU not saturated in " + std::to_string(io_unknown) + " of " +
-                  std::to_string(t.total) +
-                  " samples, and whether the job was waiting on I/O then is unknown (the kernel's delay accounting "
-                  "is off: sysctl kernel.task_delayacct=1)";
-    return finding(rule, RuleOutcome::CouldNotRun, why, "", source);
-  }
-  const std::string activity_median =
-      percent(*median(in.gpu.samples, gpm ? &GpuSample::sm_active : &GpuSample::utilization));
-  if (!t.majority()) {
-    return finding(rule, RuleOutcome::Clear, activity_name + " low with the job's CPU saturated or waiting on I/O in " +
-                                                 t.counts() + "; median activity " + activity_median + io_note,
-                   "", source);
-  }
-  const bool loading = io_bound > cpu_bound;
-  const std::string evidence =
-      activity_name + " under " + percent(gpm ? kSmActiveLow : kUtilizationLow) + " (median " + activity_median +
-      ") in " + t.counts() + ", while the job " +
-      (loading ? "waited on I/O (" + std::to_string(io_bound) + " samples at " + percent(kIoWaitHigh) + " or more)"
-               : "used " + percent(kCpuSaturated) + " or more of its " + std::to_string(in.job.cpus_allowed) +
-                     " cores (" + std::to_string(cpu_bound) + " samples)") +
-      ": the GPU waits for " + (loading ? "data to load" : "preprocessing on the CPU") + io_note;
-  const std::string fix = loading ? "Load faster: copy the data set to local NVMe or page cache, read larger files "
-                                    "(shards), prefetch more batches (DataLoader prefetch_factor, more workers)"
-                                  : "Preprocess less on the CPU per step: more DataLoader workers if cores are free, "
-                                    "decode and augment on the GPU (NVIDIA DALI), or cache preprocessed data";
-  return finding(rule, RuleOutcome::Fired, evidence, fix, source);
 }
 
 WatchFinding tensor_cores_idle(const RuleInput& in) {
@@ -269,26 +117,30 @@ WatchFinding memory_bandwidth_bound(const RuleInput& in) {
 
 WatchFinding many_small_kernels(const RuleInput& in) {
   constexpr const char* rule = "many_small_kernels";
-  constexpr const char* source = "DCGM: SM activity under 0.5 is ineffective use; utilisation 80 %+ beside it and the "
-                                 "job's busiest thread at 90 %+ of a core are gpubench's choice";
+  constexpr const char* source = "DCGM: SM activity under 0.5 is ineffective use; kernels running 80 %+ of the time "
+                                 "(NVML utilisation less the share copies explain) beside it is gpubench's choice";
   const Tally t = tally(in.gpu.samples, [&](const GpuSample& s) -> std::optional<bool> {
-    const HostSample* host = host_at(in.job, s.t_s);
-    if (!s.utilization || !s.sm_active || !host) return std::nullopt;
-    return *s.utilization >= kUtilizationHigh && *s.sm_active < kSmActiveLow && host->busiest_thread >= kCpuSaturated;
+    const std::optional<double> kernels = kernel_utilization(s, in.gpu, in.ceilings);
+    if (!kernels || !s.sm_active) return std::nullopt;
+    return *kernels >= kKernelsBackToBack && *s.sm_active < kSmActiveLow;
   });
   if (!t.enough()) {
-    return finding(rule, RuleOutcome::CouldNotRun,
-                   too_little(t, "utilisation, SM activity (GPM) and a host sample") + "; " + kGpmAdvice, "", source);
+    return finding(rule, RuleOutcome::CouldNotRun, too_little(t, "utilisation and SM activity (GPM)") + "; " +
+                   kGpmAdvice, "", source);
   }
-  const std::string evidence = "utilisation " + percent(kUtilizationHigh) + "+ with SM activity under " +
-                               percent(kSmActiveLow) + " and one thread of the job at " + percent(kCpuSaturated) +
-                               "+ of a core in " + t.counts() + "; median utilisation " +
-                               percent(*median(in.gpu.samples, &GpuSample::utilization)) + ", SM activity " +
+  std::vector<double> kernels;
+  for (const GpuSample& s : in.gpu.samples) {
+    if (const auto k = kernel_utilization(s, in.gpu, in.ceilings)) kernels.push_back(*k);
+  }
+  const std::string evidence = "kernels running " + percent(kKernelsBackToBack) + "+ of the time (copies aside) with "
+                               "SM activity under " + percent(kSmActiveLow) + " in " + t.counts() +
+                               ": they run back to back but fill few SMs; median kernel time " +
+                               percent(*median_of(kernels)) + ", SM activity " +
                                percent(*median(in.gpu.samples, &GpuSample::sm_active));
   return finding(rule, t.majority() ? RuleOutcome::Fired : RuleOutcome::Clear, evidence,
-                 "The host thread launching kernels is the limit, not the GPU: capture the step in a CUDA Graph "
-                 "(torch.cuda.graphs, cudaStreamBeginCapture), fuse small kernels (torch.compile), or give each "
-                 "kernel more work (larger batches); Nsight Systems shows the gaps between launches",
+                 "The GPU runs small kernels one after another: fuse them (torch.compile), give each more work "
+                 "(larger batches or tiles), and capture the sequence in a CUDA Graph to close the gaps between "
+                 "launches; Nsight Systems shows the kernels and their sizes",
                  source);
 }
 
@@ -399,12 +251,9 @@ WatchFinding host_transfers_at_ceiling(const RuleInput& in) {
     std::size_t at_pageable = 0;
     const Tally pinned = tally(in.gpu.samples, [&](const GpuSample& s) -> std::optional<bool> {
       if (!(s.*d.link)) return std::nullopt;
-      const double payload = *(s.*d.link) * kPcieLinkPayloadShare;
-      if (d.pageable && payload >= kPageableBandLow * d.pageable->value &&
-          payload <= kPageableBandHigh * d.pageable->value && payload < kNearCeiling * d.pinned.value) {
-        ++at_pageable;
-      }
-      return payload >= kNearCeiling * d.pinned.value;
+      const PcieLevel level = pcie_level(*(s.*d.link), d.pinned, d.pageable);
+      at_pageable += level == PcieLevel::Pageable;
+      return level == PcieLevel::Pinned;
     });
     if (!pinned.enough()) {
       return finding(rule, RuleOutcome::CouldNotRun, too_little(pinned, "PCIe bytes (GPM)") + "; " + kGpmAdvice, "",
@@ -443,10 +292,7 @@ WatchFinding nvlink_near_ceiling(const RuleInput& in) {
   for (const auto& peer : in.ceilings.p2p_out_gbps) {
     if (!best || peer.second.value > best->value) best = &peer.second;
   }
-  const Tally t = tally(in.gpu.samples, [&](const GpuSample& s) -> std::optional<bool> {
-    if (!s.nvlink_tx_gbps || !s.nvlink_rx_gbps) return std::nullopt;
-    return std::max(*s.nvlink_tx_gbps, *s.nvlink_rx_gbps) >= kNearCeiling * best->value;
-  });
+  const Tally t = tally(in.gpu.samples, [&](const GpuSample& s) { return nvlink_at_ceiling(s, in.ceilings); });
   if (!t.enough()) {
     return finding(rule, RuleOutcome::CouldNotRun, too_little(t, "NVLink bytes (GPM)") + "; " + kGpmAdvice, "", source);
   }
@@ -522,9 +368,17 @@ WatchFinding xid_or_ecc_events(const RuleInput& in) {
 }
 
 GpuDiagnosis diagnose_gpu(const WatchTimeline& job, const GpuTimeline& gpu, const GpuCeilings& ceilings) {
-  const RuleInput in{job, gpu, ceilings};
+  const bool gpm = tally(gpu.samples, [](const GpuSample& s) -> std::optional<bool> {
+                     if (!s.sm_active) return std::nullopt;
+                     return true;
+                   }).enough();
   GpuDiagnosis diagnosis;
   diagnosis.gpu = gpu.index;
+  diagnosis.steady = steady_part(gpu, gpm);
+  GpuTimeline steady = gpu;
+  steady.samples.assign(gpu.samples.begin() + static_cast<std::ptrdiff_t>(diagnosis.steady.first),
+                        gpu.samples.begin() + static_cast<std::ptrdiff_t>(diagnosis.steady.last));
+  const RuleInput in{job, steady, ceilings};
   for (WatchFinding (*rule)(const RuleInput&) :
        {gpu_starved, tensor_cores_idle, memory_bandwidth_bound, many_small_kernels, memory_nearly_full,
         thermal_or_power_slowdown, host_transfers_at_ceiling, nvlink_near_ceiling, pcie_link_degraded,

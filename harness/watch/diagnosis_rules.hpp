@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "harness/watch/node_ceilings.hpp"
+#include "harness/watch/steady_part.hpp"
 #include "harness/watch/watch_timeline.hpp"
 
 namespace gpubench {
@@ -20,10 +21,14 @@ struct WatchFinding {
   std::string evidence;  // the numbers behind the outcome; for CouldNotRun, why not
   std::string fix;       // what to try; empty unless fired
   std::string source;    // where the threshold comes from
+  // When fired, what caused it, as a stable id: gpu_starved's "host_thread", "cpu_preprocessing", "waiting_disk",
+  // "waiting_network", "waiting_sleep", "waiting_lock", "waiting_gpu", "waiting_local", "waiting_other",
+  // "waiting_unknown" or "unknown"; empty for rules with one cause.
+  std::string cause;
 };
 
-// What every rule reads: the job, one of its GPUs and that GPU's ceilings (empty when the results document
-// measured nothing of it).
+// What every rule reads: the job, one of its GPUs (the samples of its steady part, steady_part.hpp) and that GPU's
+// ceilings (empty when the results document measured nothing of it).
 struct RuleInput {
   const WatchTimeline& job;
   const GpuTimeline& gpu;
@@ -43,6 +48,7 @@ WatchFinding xid_or_ecc_events(const RuleInput& in);
 
 struct GpuDiagnosis {
   int gpu = 0;
+  SteadyPart steady;  // the part of the timeline the rules judged
   std::vector<WatchFinding> findings;  // every rule's, in the order above
   // "no bottleneck found" when nothing fired on enough data, naming the rules that could not run; the count of
   // findings when some fired; why not when the timeline is too short to judge.

@@ -15,9 +15,15 @@
 //   5.14 and later, where it is off by default: `sysctl kernel.task_delayacct=1` or the `delayacct` boot
 //   argument); on older kernels it is on unless booted with `nodelayacct` (PROC/cmdline). Otherwise the kernel
 //   leaves field 42 at 0, and HostSample::io_wait stays absent rather than claiming 0.
+// - What the threads do now, which needs no delay accounting: how many run (state R), and what each working thread
+//   (a process's main thread, one in state D, or one that ran since the previous call) is blocked on (thread_wait.hpp:
+//   storage, the network, a sleep, a lock...). One look a sample: over a job's samples the shares tell.
+// - Storage bytes per second from /proc/PID/io (read_bytes, write_bytes: what reached the block layer, not the
+//   page cache), absent where that file cannot be read.
 #include <sys/types.h>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,16 +59,31 @@ class JobHostSampler {
 
  private:
   struct ThreadTimes {
+    pid_t pid = 0;     // the process it belongs to
+    char state = '?';  // field 3: R running, S sleeping, D uninterruptible (disk), ...
     double cpu_s = 0;
     double blkio_s = 0;
     unsigned long long start_ticks = 0;  // field 22: when the thread started, in ticks since boot
+    unsigned long long switches = 0;     // voluntary and involuntary context switches so far (status)
   };
   std::map<pid_t, ThreadTimes> read_threads() const;  // every thread of the roots and their descendants, by tid
   std::vector<pid_t> job_processes() const;            // the roots and their descendants that still exist
+  // Block I/O of a process (/proc/PID/io), to tell a job reading from storage from one waiting on something else.
+  struct StorageBytes {
+    double read = 0;
+    double written = 0;
+    unsigned long long start_ticks = 0;
+  };
+  std::map<pid_t, StorageBytes> read_storage(const std::map<pid_t, ThreadTimes>& threads) const;
+  std::optional<double> storage_rate(double StorageBytes::*field, const std::map<pid_t, StorageBytes>& now,
+                                     double elapsed_s) const;
+  // How many threads run, and what the working ones wait on (thread_wait.hpp), now.
+  HostSample::Threads thread_states(const std::map<pid_t, ThreadTimes>& threads) const;
 
   std::vector<pid_t> roots_;
   std::string proc_root_;
   std::map<pid_t, ThreadTimes> previous_;
+  std::map<pid_t, StorageBytes> previous_storage_;
   double previous_t_s_ = -1;
   double previous_uptime_s_ = -1;  // PROC/uptime at the previous call; -1 when unread
   std::string io_wait_unavailable_;

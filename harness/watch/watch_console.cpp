@@ -164,6 +164,10 @@ void print_watch_console(const WatchDocument& d, const std::vector<std::string>&
         << ": " << c.off() << (fired ? c.red() : c.green()) << diagnosis.summary << c.off();
     if (gpu) out << ", " << gpu->samples.size() << " samples";
     out << "\n";
+    if (!diagnosis.steady.why.empty()) {
+      out << "  judged: the steady part, " << fixed(diagnosis.steady.from_s, 0) << "-"
+          << fixed(diagnosis.steady.to_s, 0) << " s (left out: " << diagnosis.steady.why << ")\n";
+    }
     if (gpu) {
       const auto ceilings = d.ceilings.gpus.find(diagnosis.gpu);
       out << "  rates (medians): "
@@ -174,7 +178,8 @@ void print_watch_console(const WatchDocument& d, const std::vector<std::string>&
     }
     for (const WatchFinding& f : diagnosis.findings) {
       if (f.outcome != RuleOutcome::Fired) continue;
-      out << "  " << c.red() << outcome_mark(f.outcome) << " " << f.rule << c.off() << ": " << f.evidence << "\n";
+      out << "  " << c.red() << outcome_mark(f.outcome) << " " << f.rule << c.off()
+          << (f.cause.empty() ? "" : " (" + f.cause + ")") << ": " << f.evidence << "\n";
       out << "      fix: " << f.fix << "\n";
       out << "      threshold: " << f.source << "\n";
     }

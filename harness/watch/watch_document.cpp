@@ -43,13 +43,19 @@ json ceilings_json(const WatchCeilings& c) {
 json finding_json(const WatchFinding& f) {
   json out{{"rule", f.rule}, {"outcome", outcome_name(f.outcome)}, {"evidence", f.evidence}, {"source", f.source}};
   if (!f.fix.empty()) out["fix"] = f.fix;
+  if (!f.cause.empty()) out["cause"] = f.cause;
   return out;
 }
 
 json diagnoses_json(const std::vector<GpuDiagnosis>& diagnoses) {
   json out = json::array();
   for (const GpuDiagnosis& d : diagnoses) {
-    json gpu{{"gpu", d.gpu}, {"summary", d.summary}, {"findings", json::array()}};
+    json gpu{{"gpu", d.gpu},
+             {"summary", d.summary},
+             {"steady_part",
+              {{"from_s", d.steady.from_s}, {"to_s", d.steady.to_s}, {"left_out_s", d.steady.left_out_s},
+               {"why", d.steady.why}}},
+             {"findings", json::array()}};
     for (const WatchFinding& f : d.findings) gpu["findings"].push_back(finding_json(f));
     out.push_back(gpu);
   }
@@ -158,6 +164,14 @@ std::vector<GpuDiagnosis> read_diagnoses(const Reader& read, const json& list, c
     GpuDiagnosis d;
     d.gpu = read.whole(object.at("gpu"), where + "gpu");
     d.summary = read.text(object, "summary", where);
+    if (object.contains("steady_part")) {  // absent in documents written before watch found the steady part
+      const std::string at = where + "steady_part.";
+      const json& steady = read.object(object, "steady_part", where);
+      d.steady.from_s = read.number(steady, "from_s", at);
+      d.steady.to_s = read.number(steady, "to_s", at);
+      d.steady.left_out_s = read.number(steady, "left_out_s", at);
+      d.steady.why = read.text(steady, "why", at);
+    }
     const json& findings = read.array(object, "findings", where);
     for (std::size_t j = 0; j < findings.size(); ++j) {
       const std::string at = where + "findings[" + std::to_string(j) + "].";
@@ -170,6 +184,7 @@ std::vector<GpuDiagnosis> read_diagnoses(const Reader& read, const json& list, c
       finding.evidence = read.text(f, "evidence", at);
       finding.fix = read.text(f, "fix", at);
       finding.source = read.text(f, "source", at);
+      finding.cause = read.text(f, "cause", at);
       d.findings.push_back(std::move(finding));
     }
     out.push_back(std::move(d));

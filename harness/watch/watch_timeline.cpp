@@ -4,6 +4,7 @@
 
 #include "harness/results/input_error.hpp"
 #include "harness/results/wrong_type_error.hpp"
+#include "harness/watch/thread_wait.hpp"
 
 namespace gpubench {
 namespace {
@@ -152,12 +153,40 @@ GpuTimeline read_gpu(const Reader& read, const json& object, const std::string& 
   return gpu;
 }
 
+HostSample::Threads read_threads(const Reader& read, const json& object, const std::string& path) {
+  HostSample::Threads threads;
+  const auto count = [&](const char* key) {
+    const int n = read.whole(read.member(object, key, path), path + key);
+    if (n < 0) read.fail(path + key, "negative");
+    return n;
+  };
+  threads.total = count("total");
+  threads.running = count("running");
+  threads.working = count("working");
+  const json& waits = read.member(object, "waits", path);
+  if (!waits.is_object()) read.fail(path + "waits", "expected an object of counts by what the threads waited on");
+  for (const auto& [kind, n] : waits.items()) {
+    if (!wait_kind_from_name(kind)) {
+      read.fail(path + "waits." + kind, "not a kind of wait (disk, network, sleep, lock, gpu, local or other)");
+    }
+    threads.waits[kind] = read.whole(n, path + "waits." + kind);
+  }
+  if (const auto detail = object.find("wait_detail"); detail != object.end()) {
+    if (!detail->is_string()) read.fail(path + "wait_detail", "expected text");
+    threads.wait_detail = detail->get<std::string>();
+  }
+  return threads;
+}
+
 HostSample read_host_sample(const Reader& read, const json& object, const std::string& path) {
   HostSample sample;
   sample.t_s = read.non_negative(read.member(object, "t_s", path), path + "t_s");
   sample.cpu_cores = read.non_negative(read.member(object, "cpu_cores", path), path + "cpu_cores");
   sample.busiest_thread = read.share(read.member(object, "busiest_thread", path), path + "busiest_thread");
   if (object.contains("io_wait")) sample.io_wait = read.share(object.at("io_wait"), path + "io_wait");
+  if (object.contains("threads")) sample.threads = read_threads(read, object.at("threads"), path + "threads.");
+  sample.storage_read_gbps = read.optional_number(object, "storage_read_gbps", path);
+  sample.storage_write_gbps = read.optional_number(object, "storage_write_gbps", path);
   return sample;
 }
 
@@ -184,6 +213,15 @@ json to_json(const WatchTimeline& timeline) {
   for (const HostSample& s : timeline.host) {
     json host{{"t_s", s.t_s}, {"cpu_cores", s.cpu_cores}, {"busiest_thread", s.busiest_thread}};
     if (s.io_wait) host["io_wait"] = *s.io_wait;
+    if (s.threads) {
+      host["threads"] = {{"total", s.threads->total},
+                         {"running", s.threads->running},
+                         {"working", s.threads->working},
+                         {"waits", s.threads->waits}};
+      if (!s.threads->wait_detail.empty()) host["threads"]["wait_detail"] = s.threads->wait_detail;
+    }
+    if (s.storage_read_gbps) host["storage_read_gbps"] = *s.storage_read_gbps;
+    if (s.storage_write_gbps) host["storage_write_gbps"] = *s.storage_write_gbps;
     out["host"].push_back(std::move(host));
   }
   for (const WatchEvent& e : timeline.events) {

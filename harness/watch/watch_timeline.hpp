@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,6 +64,22 @@ struct HostSample {
   // Share of the interval the job waited on block I/O (its most-waiting thread, job_host_sampler.hpp); absent
   // when the kernel keeps no I/O delays (delay accounting off).
   std::optional<double> io_wait;
+  // What the job's threads were doing at the sample (absent in documents written before watch read them).
+  struct Threads {
+    int total = 0;
+    int running = 0;  // runnable or running (state R)
+    // The threads whose waits tell why the job is slow: each process's main thread, any in uninterruptible sleep,
+    // and every thread that ran since the previous sample (a runtime's helper threads that block for good would
+    // otherwise always be found waiting on a lock or a poll).
+    int working = 0;
+    std::map<std::string, int> waits;  // working threads blocked, by what they wait on (thread_wait.hpp's kinds)
+    std::string wait_detail;           // the most telling of those waits: "read() on /data/shard-3.bin"
+  };
+  std::optional<Threads> threads;
+  // Bytes the job's processes fetched from and sent to storage per second, in GB/s (/proc/PID/io read_bytes and
+  // write_bytes: block I/O, not the page cache); absent where /proc/PID/io cannot be read.
+  std::optional<double> storage_read_gbps;
+  std::optional<double> storage_write_gbps;
 };
 
 struct WatchEvent {

@@ -190,6 +190,56 @@ class BadUsage(TemporaryFolder, unittest.TestCase):
         self.assertIn("nothing to watch", result.stderr.decode())
 
 
+SOURCE = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+CORPUS = os.path.join(SOURCE, "tests", "data", "watch", "corpus")
+
+
+class TheReplay(TemporaryFolder, unittest.TestCase):
+    """`watch --replay DOC`: a recorded document diagnosed again with today's rules."""
+
+    def test_every_recorded_job_replays_to_the_diagnosis_it_was_made_for(self):
+        for job in load(os.path.join(SOURCE, "tests", "watch_jobs", "corpus.json"))["jobs"]:
+            with self.subTest(job=job["name"]):
+                result = watch("--replay", os.path.join(CORPUS, job["name"] + ".json"), "--json")
+                self.assertEqual(result.returncode, 0, result.stderr)
+                diagnosis = json.loads(result.stdout)
+                self.assertEqual(len(diagnosis), 1)
+                fired = {f["rule"]: f.get("cause", "") for f in diagnosis[0]["findings"] if f["outcome"] == "fired"}
+                self.assertEqual(fired, job["fired"])
+
+    def test_it_prints_what_watch_prints_at_the_end_of_a_job(self):
+        result = watch("--replay", os.path.join(CORPUS, "waiting_on_socket.json"))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        out = result.stdout.decode()
+        self.assertIn("replayed " + os.path.join(CORPUS, "waiting_on_socket.json"), out)
+        self.assertIn("FIRED gpu_starved (waiting_network): the GPU sat idle", out)
+        self.assertIn("recvfrom() on TCP 127.0.0.1:", out)
+        self.assertIn("fix: Fetch ahead", out)
+
+    def test_other_ceilings_and_a_diagnosis_file(self):
+        baseline = os.path.join(SOURCE, "baselines", "nvidia-h200-x1.json")
+        diagnosis = os.path.join(self.tmp, "d.json")
+        result = watch("--replay", os.path.join(CORPUS, "elementwise_bandwidth.json"), "--ceilings", baseline,
+                       "--json", diagnosis)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("ceilings: " + baseline + " (baseline", result.stdout.decode())
+        self.assertEqual(load(diagnosis)["ceilings"]["source"], baseline)
+
+    def test_a_job_or_a_results_document_is_refused(self):
+        result = watch("--replay", os.path.join(CORPUS, "healthy_bf16.json"), "--", "true")
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("--replay", result.stderr.decode())
+        not_watch = self.write("results.json", '{"schema": "gpubench.results/1"}')
+        result = watch("--replay", not_watch)
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("results.json", result.stderr.decode())
+
+    def test_json_without_a_file_is_for_replay_only(self):
+        result = watch("--json", "--", "true")
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("--json needs a FILE", result.stderr.decode())
+
+
 class TheOutputs(TemporaryFolder, unittest.TestCase):
     def test_document_json_and_a_live_prometheus_file(self):
         output, diagnosis, prom = (os.path.join(self.tmp, name) for name in ("w.json", "d.json", "w.prom"))

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <map>
+#include <optional>
 
 #include "harness/results/input_error.hpp"
 #include "harness/watch/diagnosis_rules.hpp"
@@ -89,64 +91,113 @@ TEST(WatchRules, AHealthyJobFiresNothingAndSaysNoBottleneckFound) {
   EXPECT_EQ(diagnosis.summary, "no bottleneck found");
 }
 
-TEST(WatchRules, GpuStarvedByPreprocessingFiresAndAnIdleHostDoesNot) {
-  const WatchFinding starved = run(gpu_starved, timeline([](int, GpuSample& s, HostSample& h) {
-                                     s.sm_active = 0.1;
-                                     h.cpu_cores = 15.6;
-                                   }));
-  EXPECT_EQ(starved.outcome, RuleOutcome::Fired) << starved.evidence;
-  EXPECT_NE(starved.evidence.find("preprocessing"), std::string::npos) << starved.evidence;
-  EXPECT_NE(starved.fix.find("DALI"), std::string::npos);
-  const WatchFinding idle = run(gpu_starved, timeline([](int, GpuSample& s, HostSample&) { s.sm_active = 0.1; }));
-  EXPECT_EQ(idle.outcome, RuleOutcome::Clear) << idle.evidence;
+// An idle GPU (SM activity 0.1) beside the host sample `host` makes.
+WatchTimeline starved(const std::function<void(HostSample&)>& host) {
+  return timeline([&](int, GpuSample& s, HostSample& h) {
+    s.sm_active = 0.1;
+    s.utilization = 0.15;
+    host(h);
+  });
 }
 
-TEST(WatchRules, GpuStarvedNeedsAHostSampleWithinAnInterval) {
-  const auto starved_with_host_offset = [](double offset) {
-    return run(gpu_starved, timeline([offset](int, GpuSample& s, HostSample& h) {
-                 s.sm_active = 0.1;
-                 h.cpu_cores = 15.6;
-                 h.t_s += offset;
-               }));
-  };
-  EXPECT_EQ(starved_with_host_offset(0.4).outcome, RuleOutcome::Fired);
-  EXPECT_EQ(starved_with_host_offset(-0.6).outcome, RuleOutcome::Fired);
-  EXPECT_EQ(starved_with_host_offset(20).outcome, RuleOutcome::CouldNotRun);
+HostSample::Threads waiting_on(std::map<std::string, int> waits, std::string detail) {
+  HostSample::Threads threads;
+  threads.total = 40;
+  threads.working = 3;
+  threads.waits = std::move(waits);
+  threads.wait_detail = std::move(detail);
+  return threads;
 }
 
-TEST(WatchRules, GpuStarvedWithTheIoWaitUnknownCannotJudgeAnIdleGpuButStillSeesPreprocessing) {
-  // Delay accounting off: the host samples have no io_wait. An idle GPU with the CPU not saturated may be loading.
-  const WatchFinding unknown = run(gpu_starved, timeline([](int, GpuSample& s, HostSample& h) {
-                                     s.sm_active = 0.1;
+TEST(WatchRules, AStarvedGpuIsAFindingWhateverTheHostShows) {
+  const WatchFinding preprocessing = run(gpu_starved, starved([](HostSample& h) { h.cpu_cores = 15.6; }));
+  EXPECT_EQ(preprocessing.outcome, RuleOutcome::Fired) << preprocessing.evidence;
+  EXPECT_EQ(preprocessing.cause, "cpu_preprocessing");
+  EXPECT_NE(preprocessing.fix.find("DALI"), std::string::npos);
+  // The host idle and nothing known of its threads (a document from before they were read): still a finding.
+  const WatchFinding unknown = run(gpu_starved, starved([](HostSample& h) {
+                                     h.cpu_cores = 0.05;
+                                     h.busiest_thread = 0.04;
                                      h.io_wait.reset();
                                    }));
-  EXPECT_EQ(unknown.outcome, RuleOutcome::CouldNotRun) << unknown.evidence;
-  EXPECT_NE(unknown.evidence.find("CPU not saturated in 10 of 10 samples, and whether the job was waiting on I/O then "
-                                  "is unknown"),
-            std::string::npos)
-      << unknown.evidence;
-  EXPECT_NE(unknown.evidence.find("task_delayacct"), std::string::npos) << unknown.evidence;
-  const WatchFinding preprocessing = run(gpu_starved, timeline([](int, GpuSample& s, HostSample& h) {
-                                           s.sm_active = 0.1;
-                                           h.cpu_cores = 15.6;
-                                           h.io_wait.reset();
-                                         }));
-  EXPECT_EQ(preprocessing.outcome, RuleOutcome::Fired) << preprocessing.evidence;
-  EXPECT_NE(preprocessing.evidence.find("preprocessing"), std::string::npos) << preprocessing.evidence;
-  // A busy GPU needs no I/O figure to be judged clear.
-  const WatchFinding busy = run(gpu_starved, timeline([](int, GpuSample&, HostSample& h) { h.io_wait.reset(); }));
-  EXPECT_EQ(busy.outcome, RuleOutcome::Clear) << busy.evidence;
+  EXPECT_EQ(unknown.outcome, RuleOutcome::Fired) << unknown.evidence;
+  EXPECT_EQ(unknown.cause, "waiting_unknown");
+  EXPECT_NE(unknown.evidence.find("nothing watch could see"), std::string::npos) << unknown.evidence;
+  // No host sample within an interval: the GPU still waited, for a reason not known.
+  const WatchFinding no_host = run(gpu_starved, starved([](HostSample& h) { h.t_s += 20; }));
+  EXPECT_EQ(no_host.outcome, RuleOutcome::Fired) << no_host.evidence;
+  EXPECT_EQ(no_host.cause, "unknown");
+  // A busy GPU is no finding, and no host figure is needed to say so.
+  EXPECT_EQ(run(gpu_starved, timeline([](int, GpuSample&, HostSample& h) { h.io_wait.reset(); })).outcome,
+            RuleOutcome::Clear);
 }
 
-TEST(WatchRules, GpuStarvedByLoadingSaysSoAndWithoutGpmJudgesUtilisation) {
+TEST(WatchRules, OneSaturatedThreadIsAHostBoundLoopAndShortKernelsAreNamed) {
+  const WatchFinding loop = run(gpu_starved, timeline([](int, GpuSample& s, HostSample& h) {
+                                  s.sm_active = 0.02;
+                                  s.utilization = 0.25;
+                                  h.cpu_cores = 1.05;
+                                  h.busiest_thread = 1.0;
+                                }));
+  EXPECT_EQ(loop.outcome, RuleOutcome::Fired) << loop.evidence;
+  EXPECT_EQ(loop.cause, "host_thread");
+  EXPECT_NE(loop.evidence.find("they are small"), std::string::npos) << loop.evidence;
+  EXPECT_NE(loop.fix.find("CUDA Graph"), std::string::npos);
+}
+
+TEST(WatchRules, ThreadsTakingTurnsOnOneCoreArePreprocessing) {
+  const WatchFinding gil = run(gpu_starved, starved([](HostSample& h) {
+                                 h.cpu_cores = 1.0;
+                                 h.busiest_thread = 0.35;
+                               }));
+  EXPECT_EQ(gil.cause, "cpu_preprocessing") << gil.evidence;
+  EXPECT_NE(gil.evidence.find("take turns"), std::string::npos) << gil.evidence;
+}
+
+TEST(WatchRules, AnIdleJobIsBlamedOnWhatItsThreadsWaitedOn) {
+  const auto idle_with = [](HostSample::Threads threads, std::optional<double> storage = std::nullopt) {
+    return run(gpu_starved, starved([&](HostSample& h) {
+                 h.cpu_cores = 0.03;
+                 h.busiest_thread = 0.02;
+                 h.io_wait.reset();
+                 h.threads = threads;
+                 h.storage_read_gbps = storage;
+               }));
+  };
+  // The most telling wait: a sleep beside the main thread's queue, storage beside locks.
+  EXPECT_EQ(idle_with(waiting_on({{"lock", 2}, {"sleep", 1}}, "clock_nanosleep()")).cause, "waiting_sleep");
+  const WatchFinding disk = idle_with(waiting_on({{"lock", 1}, {"disk", 1}}, "read() on /data/x.bin"), 0.85);
+  EXPECT_EQ(disk.cause, "waiting_disk");
+  EXPECT_NE(disk.evidence.find("read() on /data/x.bin"), std::string::npos) << disk.evidence;
+  EXPECT_NE(disk.evidence.find("850 MB/s from storage"), std::string::npos) << disk.evidence;
+  EXPECT_EQ(idle_with(waiting_on({{"network", 1}, {"local", 1}}, "recvfrom() on TCP 10.0.0.5:9000")).cause,
+            "waiting_network");
+  EXPECT_EQ(idle_with(waiting_on({{"lock", 3}}, "futex()")).cause, "waiting_lock");
+  // Delay accounting's I/O wait, where the kernel keeps it, counts as storage.
   const WatchFinding loading = run(gpu_starved, timeline([](int, GpuSample& s, HostSample& h) {
                                      s.sm_active.reset();
                                      s.utilization = 0.2;
+                                     h.cpu_cores = 0.1;
+                                     h.busiest_thread = 0.1;
                                      h.io_wait = 0.6;
                                    }));
   EXPECT_EQ(loading.outcome, RuleOutcome::Fired) << loading.evidence;
+  EXPECT_EQ(loading.cause, "waiting_disk");
   EXPECT_NE(loading.evidence.find("GPU utilisation (NVML)"), std::string::npos) << loading.evidence;
-  EXPECT_NE(loading.evidence.find("data to load"), std::string::npos) << loading.evidence;
+}
+
+TEST(WatchRules, CopiesAtTheLinksCeilingExplainIdleSmsAndBusyUtilisation) {
+  // Back-to-back pinned copies into the GPU: utilisation 99 % from the copy engines, SM activity 0.
+  const WatchTimeline copies = timeline([](int, GpuSample& s, HostSample& h) {
+    s.sm_active = 0.0;
+    s.utilization = 0.99;
+    s.pcie_rx_gbps = 58.6;  // link bytes: 54.7 GB/s of payload, 99 % of the pinned 55.5
+    h.busiest_thread = 1.0;
+    h.cpu_cores = 1.0;
+  });
+  EXPECT_EQ(run(host_transfers_at_ceiling, copies).outcome, RuleOutcome::Fired);
+  EXPECT_EQ(run(many_small_kernels, copies).outcome, RuleOutcome::Clear) << run(many_small_kernels, copies).evidence;
+  EXPECT_EQ(run(gpu_starved, copies).outcome, RuleOutcome::Clear) << run(gpu_starved, copies).evidence;
 }
 
 TEST(WatchRules, TensorCoresIdleUnderComputeBoundFp32AndNotWhenTheyWork) {
@@ -174,17 +225,22 @@ TEST(WatchRules, MemoryBandwidthBoundNearTheMeasuredCeilingOnlyInMostSamples) {
   EXPECT_NE(unmeasured.evidence.find("memory/read"), std::string::npos) << unmeasured.evidence;
 }
 
-TEST(WatchRules, ManySmallKernelsNeedsTheLaunchingThreadSaturated) {
-  const auto launch_bound = [](double busiest) {
-    return timeline([busiest](int, GpuSample& s, HostSample& h) {
-      s.sm_active = 0.3;
-      h.busiest_thread = busiest;
+TEST(WatchRules, KernelsBackToBackThatFillFewSmsAreManySmallKernelsNotAStarvedGpu) {
+  const auto small = [](double utilization) {
+    return timeline([utilization](int, GpuSample& s, HostSample& h) {
+      s.sm_active = 0.1;
+      s.utilization = utilization;
+      h.busiest_thread = 0.3;
+      h.cpu_cores = 0.4;
     });
   };
-  const WatchFinding fired = run(many_small_kernels, launch_bound(0.98));
+  const WatchFinding fired = run(many_small_kernels, small(0.99));
   EXPECT_EQ(fired.outcome, RuleOutcome::Fired) << fired.evidence;
   EXPECT_NE(fired.fix.find("CUDA Graph"), std::string::npos);
-  EXPECT_EQ(run(many_small_kernels, launch_bound(0.4)).outcome, RuleOutcome::Clear);
+  EXPECT_EQ(run(gpu_starved, small(0.99)).outcome, RuleOutcome::Clear);
+  // With gaps between the kernels the GPU waits: starved, not many small kernels.
+  EXPECT_EQ(run(many_small_kernels, small(0.4)).outcome, RuleOutcome::Clear);
+  EXPECT_EQ(run(gpu_starved, small(0.4)).outcome, RuleOutcome::Fired);
 }
 
 TEST(WatchRules, MemoryNearlyFullFiresAtNinetyFivePercent) {

@@ -8,7 +8,7 @@ normalisation), while the main process feeds each batch to a small network whose
 the GPU a millisecond or two. Every core is busy preprocessing; the GPU waits for the next batch most of the time.
 
 What `gpubench watch` should see: SM activity well under 0.5, the job's processes using (nearly) every core they
-may run on. Rule that should fire: gpu_starved, preprocessing (fix: decode and augment on the GPU, cache
+may run on. Rule that should fire: gpu_starved, cause cpu_preprocessing (fix: decode and augment on the GPU, cache
 preprocessed data). No other; in particular not many_small_kernels, since the GPU is mostly idle, not launching.
 
 usage: python3 tests/watch_jobs/input_bound.py [--seconds 20] [--workers N] [--batch 64]

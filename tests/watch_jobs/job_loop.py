@@ -1,0 +1,29 @@
+"""What the watch jobs share: the command line (--seconds and a job's own options) and the timed loop.
+
+Each job module describes itself in its docstring (what it models, what `gpubench watch` should see and say) and
+calls `options()` and `run_timed()`, which prints `throughput <rate> <unit>` at the end, as gpu_verify.sh reads it.
+"""
+import argparse
+import time
+
+
+def options(doc, add=None):
+    """The job's options: --seconds (how long the timed part runs), then whatever `add(parser)` adds."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=20.0, help="how long to run the timed part (default 20)")
+    if add is not None:
+        add(parser)
+    return parser.parse_args()
+
+
+def run_timed(seconds, step, unit, finish=None):
+    """Calls step() until `seconds` have passed, each call returning the work it did in `unit`; then finish() (a
+    synchronisation, so that queued GPU work is counted in the time) and prints the rate."""
+    done = 0.0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        done += step()
+    if finish is not None:
+        finish()
+    elapsed = time.perf_counter() - start
+    print(f"throughput {done / elapsed:.3f} {unit}", flush=True)

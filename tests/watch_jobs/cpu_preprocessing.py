@@ -19,7 +19,7 @@ import threading
 
 import numpy as np
 
-from job_loop import options, run_timed
+from job_loop import options, put_until_stopped, run_timed
 
 ROWS, COLUMNS = 2048, 512
 
@@ -50,13 +50,7 @@ def main():
         rng = np.random.default_rng(seed)
         raw = rng.standard_normal((ROWS, COLUMNS), dtype=np.float32)
         while not stop.is_set():
-            batch = make(rng, raw)
-            while not stop.is_set():
-                try:
-                    batches.put(batch, timeout=0.1)
-                    break
-                except queue.Full:
-                    pass
+            put_until_stopped(batches, make(rng, raw), stop)
 
     import torch
     model = torch.nn.Sequential(torch.nn.Linear(COLUMNS // 4, 256), torch.nn.ReLU(), torch.nn.Linear(256, 1)).cuda()

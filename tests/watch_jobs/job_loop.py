@@ -4,6 +4,7 @@ Each job module describes itself in its docstring (what it models, what `gpubenc
 calls `options()` and `run_timed()`, which prints `throughput <rate> <unit>` at the end, as gpu_verify.sh reads it.
 """
 import argparse
+import queue
 import time
 
 
@@ -27,3 +28,13 @@ def run_timed(seconds, step, unit, finish=None):
         finish()
     elapsed = time.perf_counter() - start
     print(f"throughput {done / elapsed:.3f} {unit}", flush=True)
+
+
+def put_until_stopped(batches, item, stop):
+    """Puts `item` on the queue `batches`, waiting while it is full, unless the event `stop` is set meanwhile."""
+    while not stop.is_set():
+        try:
+            batches.put(item, timeout=0.1)
+            return
+        except queue.Full:
+            pass

@@ -27,7 +27,7 @@ import time
 
 import numpy as np
 
-from job_loop import options, run_timed
+from job_loop import options, put_until_stopped, run_timed
 
 CHUNK = 32 << 20        # bytes read from the file per fetch
 FILE_SIZE = 1 << 30
@@ -160,13 +160,7 @@ def main():
         rng = np.random.default_rng(seed)
         while not stop.is_set():
             fetched["bytes"] += fetch()
-            batch = rng.standard_normal((256, 1024), dtype=np.float32)
-            while not stop.is_set():
-                try:
-                    batches.put(batch, timeout=0.1)
-                    break
-                except queue.Full:
-                    pass
+            put_until_stopped(batches, rng.standard_normal((256, 1024), dtype=np.float32), stop)
 
     import torch
     model = torch.nn.Linear(1024, 1024).cuda()

@@ -59,9 +59,19 @@ std::string required_string(const json& object, const char* key, const std::stri
   return object.at(key).get<std::string>();
 }
 
-// "gates" as written (by hand, perhaps), or decided by the rule for a file that predates it.
+// What `baseline create` wrote as the rule's decision before gating was decided on reading (gating.hpp): its reasons
+// began so. Such a decision is taken again by today's rule; any other "gates" is an operator's.
+constexpr const char* kRuleReasonStart = "run-to-run spread ";
+
+bool decided_by_the_rule_of_its_day(const json& object) {
+  return object.contains("gates") && object.at("gates") == false && object.contains("gate_reason") &&
+         object.at("gate_reason").is_string() &&
+         object.at("gate_reason").get<std::string>().rfind(kRuleReasonStart, 0) == 0;
+}
+
+// "gates" as an operator set it, or decided by the rule (gating.hpp) when the file has none or only the rule's own.
 void read_gating(const json& object, BaselineMetric& metric, const std::string& source, const std::string& path) {
-  if (!object.contains("gates")) {
+  if (!object.contains("gates") || decided_by_the_rule_of_its_day(object)) {
     metric.gate_reason = why_not_gating(metric);
     metric.gates = metric.gate_reason.empty();
     return;
@@ -71,6 +81,7 @@ void read_gating(const json& object, BaselineMetric& metric, const std::string& 
     throw InputError(source, path + "gates", "expected true or false, found " + gates.dump());
   }
   metric.gates = gates.get<bool>();
+  metric.gating_set_by_hand = true;
   if (metric.gates) return;
   if (object.contains("gate_reason") && !object.at("gate_reason").is_string()) {
     throw InputError(source, path + "gate_reason", "expected a string, found " + object.at("gate_reason").dump());
@@ -98,7 +109,11 @@ json to_json(const Baseline& b) {
   for (const auto& [id, m] : b.metrics) {
     metrics[id] = {{"expected", m.expected}, {"spread", m.spread},     {"runs", m.runs},
                    {"better", to_string(m.better)}, {"unit", m.unit}, {"tolerance", m.tolerance},
-                   {"run_values", m.run_values}, {"gates", m.gates}, {"gate_reason", m.gate_reason}};
+                   {"run_values", m.run_values}};
+    if (m.gating_set_by_hand) {
+      metrics[id]["gates"] = m.gates;
+      if (!m.gates) metrics[id]["gate_reason"] = m.gate_reason;
+    }
     if (!m.method.empty()) metrics[id]["method"] = m.method;
   }
   json runs = json::array();

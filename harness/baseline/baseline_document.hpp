@@ -32,10 +32,12 @@ struct BaselineMetric {
   std::string unit;
   double tolerance = 0.05;  // relative
   std::vector<double> run_values;  // each run's median, for the record
-  // Whether a change past the tolerance fails a check (see gating.hpp). `baseline create` decides; an operator
-  // may set it by hand. When false, gate_reason says why and the metric's verdict is informational.
+  // Whether a change past its gating tolerance fails a check (gating.hpp): decided by the rule when the file is
+  // read, not written by `baseline create`; an operator may set it by hand in the file ("gates"). When false,
+  // gate_reason says why and the metric's verdict is informational.
   bool gates = true;
   std::string gate_reason;
+  bool gating_set_by_hand = false;  // "gates" was in the file as an operator's choice, and is written back
   // The kernel its runs measured it with, where they agreed (measuring_method.hpp); empty in older files.
   std::map<std::string, std::string> method;
 };
@@ -60,8 +62,9 @@ struct Baseline {
 };
 
 nlohmann::json to_json(const Baseline& baseline);
-// Throws InputError naming `source` and the field. A metric without "gates" (a file older than gating) gets
-// it decided by why_not_gating(), as `baseline create` would.
+// Throws InputError naming `source` and the field. A metric without "gates", or whose "gates" is false with the
+// rule's own reason ("run-to-run spread ...", as `baseline create` wrote it before gating was decided on reading),
+// gets it decided by why_not_gating() of today's rule.
 Baseline baseline_from_json(const nlohmann::json& json, const std::string& source);
 Baseline read_baseline_file(const std::string& path);
 

@@ -4,6 +4,7 @@
 #include <map>
 #include <sstream>
 
+#include "harness/baseline/gating.hpp"
 #include "harness/baseline/machine_kind.hpp"
 #include "harness/report/change_text.hpp"
 #include "harness/report/figure_text.hpp"
@@ -126,11 +127,11 @@ void print_check_console(const CheckReport& report, std::ostream& out, bool colo
     table.add_column("expected", TextTable::Align::Right);
     table.add_column("unit");
     table.add_column("change", TextTable::Align::Right);
-    table.add_column("tolerance", TextTable::Align::Right);
+    table.add_column("gates at", TextTable::Align::Right);
     table.add_column("why");
     for (const MetricVerdict* v : listed) {
       table.add_row({to_string(v->kind), v->id, figure(v->value), figure(v->expected), v->unit, change_text(*v),
-                     v->tolerance > 0 ? format_number(100 * v->tolerance, 0) + "%" : "",
+                     v->gated_at ? gates_at_text(*v->gated_at) : "",
                      every_figure ? one_line(v->reason) : glance_reason(v->reason)});
     }
     std::ostringstream text;

@@ -37,6 +37,10 @@ nlohmann::json check_json(const CheckReport& report) {
       m["noise"] = v.noise;
     }
     if (v.tolerance > 0) m["tolerance"] = v.tolerance;
+    if (v.gated_at) {
+      m["gates_at"] = v.gated_at->fraction;
+      m["gates_at_set_by"] = v.gated_at->set_by_noise ? "noise" : "tolerance";
+    }
     if (!v.judged_by.empty()) m["baseline"] = v.judged_by;
     if (!v.method_change.empty()) m["method_change"] = v.method_change;
     if (v.first_value) {

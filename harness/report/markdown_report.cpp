@@ -1,5 +1,6 @@
 #include "harness/report/markdown_report.hpp"
 
+#include "harness/baseline/gating.hpp"
 #include "harness/baseline/machine_kind.hpp"
 #include "harness/report/change_text.hpp"
 #include "harness/report/escaped_text.hpp"
@@ -41,13 +42,14 @@ void write_check_markdown(const CheckReport& report, std::ostream& out) {
     }
     out << "\n";
   }
-  out << "| verdict | metric | value | expected | unit | change | tolerance | why | judged by |\n";
-  out << "| --- | --- | ---: | ---: | --- | ---: | ---: | --- | --- |\n";
+  out << "| verdict | metric | value | expected | unit | change | tolerance | gates at | why | judged by |\n";
+  out << "| --- | --- | ---: | ---: | --- | ---: | ---: | ---: | --- | --- |\n";
   for (const MetricVerdict& v : report.verdicts) {
     out << "| " << to_string(v.kind) << " | `" << markdown_cell(v.id) << "` | " << (v.value ? six_digits(*v.value) : "") << " | "
         << (v.expected ? six_digits(*v.expected) : "") << " | " << markdown_cell(v.unit) << " | "
         << change_text(v) << " | "
-        << (v.tolerance > 0 ? six_digits(100 * v.tolerance) + " %" : "") << " | " << markdown_cell(v.reason) << " | "
+        << (v.tolerance > 0 ? six_digits(100 * v.tolerance) + " %" : "") << " | "
+        << (v.gated_at ? gates_at_text(*v.gated_at) : "") << " | " << markdown_cell(v.reason) << " | "
         << markdown_cell(v.judged_by) << " |\n";
   }
 }

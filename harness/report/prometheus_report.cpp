@@ -169,6 +169,10 @@ void write_check_prometheus(const CheckReport& report, const ResultsDocument& re
   Family verdicts{"gpubench_metric_verdict",
                   "1 for the verdict each metric got (pass, regression, improvement, noisy, missing, informational, failed, new).",
                   {}};
+  Family tolerances{"gpubench_metric_tolerance_ratio",
+                    "The relative change past which a gating metric fails (0.18 = 18 %): its tolerance, or its noise "
+                    "band where wider; set_by says which.",
+                    {}};
   for (const MetricVerdict& v : report.verdicts) {
     const Labels labels = labels_of(v.id);
     if (v.value) measured.add(labels, *v.value, v.unit);
@@ -177,10 +181,16 @@ void write_check_prometheus(const CheckReport& report, const ResultsDocument& re
     judged.emplace_back("verdict", to_string(v.kind));
     if (!v.judged_by.empty()) judged.emplace_back("baseline", v.judged_by);
     verdicts.samples.push_back({std::move(judged), "1"});
+    if (v.gated_at) {
+      Labels gated = labels;
+      gated.emplace_back("set_by", v.gated_at->set_by_noise ? "noise" : "tolerance");
+      tolerances.samples.push_back({std::move(gated), six_digits(v.gated_at->fraction)});
+    }
   }
   measured.write(out);
   expected.write(out);
   write_family(verdicts, out);
+  write_family(tolerances, out);
 }
 
 }  // namespace gpubench

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "benchmarks/common/metric_id.hpp"
+#include "harness/baseline/gating.hpp"
 #include "harness/report/utc_time.hpp"
 
 namespace gpubench {
@@ -47,6 +48,7 @@ VerdictList verdict_list(const CheckReport& report, const RunInfo& run) {
     const std::string message = std::string(to_string(v.kind)) + ": " + v.reason;
     std::vector<std::pair<std::string, std::string>> properties;
     if (!v.judged_by.empty()) properties.emplace_back("baseline", v.judged_by);
+    if (v.gated_at) properties.emplace_back("gates_at", gates_at_text(*v.gated_at));
     list.verdicts.push_back({suite + "." + family, v.id, to_string(v.kind), tally_of(v.kind), message, message,
                              std::move(properties), std::nullopt});
   }

@@ -17,6 +17,7 @@
 #include "harness/results/input_error.hpp"
 #include "harness/results/statistics.hpp"
 #include "harness/results/string_field.hpp"
+#include "harness/verdict/narrowed_link.hpp"
 #include "harness/verdict/run_filter.hpp"
 
 namespace gpubench {
@@ -124,18 +125,25 @@ MetricVerdict judge_metric(const Metric& measured, const std::string& id, const 
   const double noise = std::sqrt(run_noise * run_noise + base_noise * base_noise);
   v.noise = noise / baseline.expected;
   const std::string moved = percent(v.change) + " against " + significant(baseline.expected) + " " + baseline.unit;
+  if (baseline.gates) v.gated_at = gating_tolerance(baseline);
+  // "the tolerance", or where the noise band set it wider, "the 17.6 % it gates at (its noise band, ...)".
+  const std::string gate = v.gated_at && v.gated_at->set_by_noise
+                               ? "the " + percent(v.gated_at->fraction).substr(1) + " it gates at (its noise band, wider than its " +
+                                     percent(baseline.tolerance).substr(1) + " tolerance)"
+                               : "the tolerance";
   if (!baseline.gates) {
     v.kind = VerdictKind::Informational;
     v.reason = "not gating: " + baseline.gate_reason + "; measured " + moved;
-  } else if (std::fabs(v.change) <= baseline.tolerance) {
+  } else if (std::fabs(v.change) <= v.gated_at->fraction) {
     v.kind = VerdictKind::Pass;
-    v.reason = moved + ", within the " + percent(baseline.tolerance).substr(1) + " tolerance";
+    v.reason = moved + ", within " +
+               (v.gated_at->set_by_noise ? gate : "the " + percent(baseline.tolerance).substr(1) + " tolerance");
   } else if (std::fabs(measured.value - baseline.expected) > noise) {
     v.kind = v.worse ? VerdictKind::Regression : VerdictKind::Improvement;
-    v.reason = moved + ": past the tolerance and past what noise explains (" + percent(v.noise).substr(1) + ")";
+    v.reason = moved + ": past " + gate + " and past what noise explains (" + percent(v.noise).substr(1) + ")";
   } else {
     v.kind = VerdictKind::Noisy;
-    v.reason = moved + ": past the tolerance, but noise alone could move it " + percent(v.noise).substr(1) +
+    v.reason = moved + ": past " + gate + ", but noise alone could move it " + percent(v.noise).substr(1) +
                (v.worse ? kMeasureAgainAdvice : "; re-run with more --repetitions");
   }
   v.method_change = method_change(baseline.method, measuring_method(measured.params));
@@ -198,6 +206,8 @@ CheckReport check_against_baseline(const ResultsDocument& results, const std::st
     const auto m = measured.find(id);
     if (m != measured.end()) {
       report.verdicts.push_back(judge(*m->second, id, &expected));
+      const std::string link = narrowed_link(results.environment, id);
+      if (report.verdicts.back().worse && !link.empty()) report.verdicts.back().reason += "; " + link;
       // Each file passes its own checks, but a tiny expectation against a huge value still overflows.
       if (!std::isfinite(report.verdicts.back().change) || !std::isfinite(report.verdicts.back().noise)) {
         throw InputError(results_path, "metrics: " + id, "a value of " + significant(m->second->value) + " against " +

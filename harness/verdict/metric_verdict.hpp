@@ -3,7 +3,8 @@
 //
 // Rule: a metric whose baseline entry does not gate (gating.hpp), or that measures the host and is checked on a
 // node the baseline was not made on (node_bound_gating.hpp), is "informational" whatever it measured: shown,
-// never failing. Otherwise a change within the tolerance passes. A larger change is a regression (or
+// never failing. Otherwise a change within its gating tolerance (its nominal tolerance, or its noise band where
+// wider: gating_tolerance) passes. A larger change is a regression (or
 // an improvement) only when it is also larger than what noise explains: the baseline's noise band (its
 // run-to-run spread as a prediction interval for one run, Student's t for the 3-sigma tail, see
 // baseline_noise) combined with 3 standard errors of this run's own spread (1.4826 x MAD of its
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "harness/baseline/baseline_document.hpp"
+#include "harness/baseline/gating.hpp"
 #include "harness/baseline/machine_kind.hpp"
 #include "harness/results/grade.hpp"
 #include "harness/results/results_document.hpp"
@@ -37,7 +39,8 @@ struct MetricVerdict {
   std::optional<double> value;
   std::optional<double> expected;
   double change = 0;      // (value - expected) / expected, signed as measured
-  double tolerance = 0;   // relative
+  double tolerance = 0;   // relative, the baseline's nominal one
+  std::optional<GatingTolerance> gated_at;  // what it was judged at (gating.hpp); empty where it did not gate
   double noise = 0;       // relative: the combined noise band / expected
   bool worse = false;     // moved the wrong way for the metric (by its baseline's `better`)
   std::string unit;

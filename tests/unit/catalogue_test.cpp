@@ -52,14 +52,17 @@ TEST(Catalogue, FamilyOfAMetricIsItsWholeFirstComponent) {
 TEST(Catalogue, AcceptanceSelectsTheFiguresItAlwaysHas) {
   EXPECT_EQ(acceptance_filter(family_catalogue()),
             "^(memory/|gemm/(bf16|fp8_e4m3|tf32|fp32)/8192x|gemm/tensor_core_speedup/|pcie/(h2d|d2h|bidirectional_h2d|"
-            "bidirectional_d2h)/pinned/1GiB/|launch/graph_speedup/100/|p2p/(ce_unidir|ce_bidir)/1GiB/|p2p/latency/|p2p/ce_all_to_one/|"
+            "bidirectional_d2h)/pinned/1GiB/|launch/graph_replay/100/|p2p/(ce_unidir|ce_bidir)/1GiB/|p2p/latency/|p2p/ce_all_to_one/|"
             "nccl/(allreduce|alltoall)/auto/auto/1GiB/)");
 }
 
-// What the host's CPU and OS time as much as the GPU: every launch and alloc figure, the host's syncs, pageable
-// copies. Not the GPU's own figures, nor pinned copies, nor the sync family's kernels.
+// What the host's CPU and OS time as much as the GPU: every launch figure with a host call per kernel or per graph,
+// every alloc figure, the host's syncs, pageable copies. Not the GPU's own figures, nor pinned copies, nor the sync
+// family's kernels, nor graph replay of many kernels (one host call in a hundred kernels or more).
 TEST(Catalogue, NodeBoundFiguresAreTheHostSidesOnes) {
   for (const char* id : {"launch/plain_sync_end/10000/gpu0/time_per_kernel", "launch/graph_speedup/100/gpu0/speedup",
+                         "launch/plain_sync_each/1/gpu0/time_per_kernel", "launch/graph_instantiate/100/gpu0/time_per_graph",
+                         "launch/graph_replay/1/gpu0/time_per_kernel",
                          "launch/launch_to_start/gpu0/latency", "sync/host_event_wait/100/gpu0/time_per_launch",
                          "alloc/cuda_free/256MiB/gpu0/time_per_call", "pcie/h2d/pageable/4KiB/gpu0/bandwidth",
                          "pcie/d2h/pageable/1GiB/gpu0/bandwidth"}) {
@@ -68,7 +71,8 @@ TEST(Catalogue, NodeBoundFiguresAreTheHostSidesOnes) {
   for (const char* id : {"memory/read/1GiB/gpu0/bandwidth", "gemm/bf16/8192x8192x8192/gpu0/tflops",
                          "pcie/h2d/pinned/1GiB/gpu0/bandwidth", "pcie/bidirectional_h2d/pinned/4KiB/gpu0/bandwidth",
                          "sync/device_light/256MiB/gpu0/kernel_time", "overlap/pageable/64MiB/gpu0/efficiency",
-                         "nccl/allreduce/auto/auto/4KiB/out_of_place/busbw", "mem/host_x", "launchx/plain"}) {
+                         "nccl/allreduce/auto/auto/4KiB/out_of_place/busbw", "mem/host_x", "launchx/plain",
+                         "launch/graph_replay/100/gpu0/time_per_kernel", "launch/graph_replay/10000/gpu0/time_per_kernel"}) {
     EXPECT_FALSE(node_bound(id)) << id;
   }
 }

@@ -1,0 +1,47 @@
+#include "harness/verdict/narrowed_link.hpp"
+
+#include <optional>
+
+#include "benchmarks/common/metric_id.hpp"
+
+namespace gpubench {
+namespace {
+
+constexpr const char* kAllGpusSegment = "/all_gpus/";
+
+std::optional<int> whole_number(const nlohmann::json& object, const char* key) {
+  if (!object.is_object() || !object.contains(key) || !object.at(key).is_number_integer()) return std::nullopt;
+  return object.at(key).get<int>();
+}
+
+// "PCIe link x8 of x16" when `gpu`'s recorded link is narrower than its maximum; "" otherwise.
+std::string narrowed_link_of(const nlohmann::json& gpu) {
+  if (!gpu.is_object() || !gpu.contains("pcie")) return "";
+  const std::optional<int> width = whole_number(gpu.at("pcie"), "current_width");
+  const std::optional<int> widest = whole_number(gpu.at("pcie"), "max_width");
+  if (!width || !widest || *width <= 0 || *width >= *widest) return "";
+  return "PCIe link x" + std::to_string(*width) + " of x" + std::to_string(*widest);
+}
+
+}  // namespace
+
+std::string narrowed_link(const nlohmann::json& environment, const std::string& metric_id) {
+  const MetricId id(metric_id);
+  if (id.family() != "pcie" || !environment.is_object() || !environment.contains("gpus") ||
+      !environment.at("gpus").is_array()) {
+    return "";
+  }
+  const std::optional<int> one_gpu = id.gpu();
+  const bool all_gpus = metric_id.find(kAllGpusSegment) != std::string::npos;
+  std::string links;
+  for (const nlohmann::json& gpu : environment.at("gpus")) {
+    const std::optional<int> index = whole_number(gpu, "index");
+    if (!index || !(all_gpus || (one_gpu && *one_gpu == *index))) continue;
+    const std::string link = narrowed_link_of(gpu);
+    if (link.empty()) continue;
+    links += (links.empty() ? "" : ", ") + (all_gpus ? "gpu" + std::to_string(*index) + " " : "") + link;
+  }
+  return links;
+}
+
+}  // namespace gpubench

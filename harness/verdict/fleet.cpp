@@ -8,7 +8,6 @@
 
 #include "benchmarks/catalogue.hpp"
 #include "benchmarks/common/metric_id.hpp"
-#include "harness/baseline/gating.hpp"
 #include "harness/baseline/node_bound_gating.hpp"
 #include "harness/baseline/tolerances.hpp"
 #include "harness/results/id_pattern.hpp"
@@ -60,10 +59,9 @@ class FleetRules {
     return row == kind_baseline_->metrics.end() ? nullptr : &row->second;
   }
 
-  // The tolerance the kind's baseline gates the figure at (gating.hpp), else the catalogue's.
   double tolerance(const Metric& m) const {
     const BaselineMetric* row = known(m.id);
-    return row != nullptr ? gating_tolerance(*row).fraction : default_tolerance(m.id, m.unit);
+    return row != nullptr ? row->tolerance : default_tolerance(m.id, m.unit);
   }
 
   // The kind baseline's run-to-run spread of the figure, relative to its expected value; 0 where unknown.

@@ -126,10 +126,10 @@ MetricVerdict judge_metric(const Metric& measured, const std::string& id, const 
   v.noise = noise / baseline.expected;
   const std::string moved = percent(v.change) + " against " + significant(baseline.expected) + " " + baseline.unit;
   if (baseline.gates) v.gated_at = gating_tolerance(baseline);
-  // "the tolerance", or where the noise band set it wider, "the 17.6 % it gates at (its noise band, ...)".
+  // "the tolerance", or where the noise band set it wider, "the 17.6 % it gates at (its noise; tolerance 5.0 %)".
   const std::string gate = v.gated_at && v.gated_at->set_by_noise
-                               ? "the " + percent(v.gated_at->fraction).substr(1) + " it gates at (its noise band, wider than its " +
-                                     percent(baseline.tolerance).substr(1) + " tolerance)"
+                               ? "the " + percent(v.gated_at->fraction).substr(1) + " it gates at (its noise; tolerance " +
+                                     percent(baseline.tolerance).substr(1) + ")"
                                : "the tolerance";
   if (!baseline.gates) {
     v.kind = VerdictKind::Informational;

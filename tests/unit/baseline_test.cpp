@@ -132,36 +132,55 @@ TEST(Baseline, CreateDecidesWhichMetricsGate) {
   const Baseline b = build_baseline(ten_healthy_runs(), "", "", "");
   for (const auto& [id, metric] : b.metrics) {
     if (id == "memory/memcpy_d2d/1GiB/gpu0/bandwidth") {
-      EXPECT_FALSE(metric.gates) << "it moves +-2 % between the runs, against a 3 % tolerance";
+      EXPECT_FALSE(metric.gates) << "it moves +-16 % between the runs: a halved link would be lost in that";
       EXPECT_NE(metric.gate_reason.find("over 10 runs"), std::string::npos) << metric.gate_reason;
-      EXPECT_NE(metric.gate_reason.find("over 1.5 x its 3 % tolerance"), std::string::npos) << metric.gate_reason;
+      EXPECT_NE(metric.gate_reason.find("could not catch a halved link (-50 %)"), std::string::npos) << metric.gate_reason;
     } else {
       EXPECT_TRUE(metric.gates) << id << ": " << metric.gate_reason;
       EXPECT_EQ(metric.gate_reason, "") << id;
     }
   }
+  // Gating is decided when the file is read, by the rule of the gpubench reading it: the file does not hold it.
   const nlohmann::json written = to_json(b);
-  EXPECT_EQ(written["metrics"]["memory/memcpy_d2d/1GiB/gpu0/bandwidth"]["gates"], false);
-  EXPECT_EQ(written["metrics"]["memory/read/1GiB/gpu0/bandwidth"]["gates"], true);
-  EXPECT_EQ(written["metrics"]["memory/read/1GiB/gpu0/bandwidth"]["gate_reason"], "");
+  for (const auto& [id, metric] : written["metrics"].items()) {
+    EXPECT_FALSE(metric.contains("gates")) << id;
+    EXPECT_FALSE(metric.contains("gate_reason")) << id;
+  }
   EXPECT_EQ(baseline_from_json(written, "x").metrics.at("memory/memcpy_d2d/1GiB/gpu0/bandwidth").gate_reason,
             b.metrics.at("memory/memcpy_d2d/1GiB/gpu0/bandwidth").gate_reason);
+}
+
+// Files made before gating was decided on reading hold the rule of their day: a figure whose band was over 1.5 x its
+// tolerance was written "gates": false with the rule's reason. Read now, today's rule decides again.
+TEST(Baseline, AGateTheRuleOfItsDayWroteIsDecidedAgainWhenRead) {
+  nlohmann::json j = to_json(read_baseline_file(kCheck + "/baseline.json"));
+  nlohmann::json& read = j["metrics"]["memory/read/1GiB/gpu0/bandwidth"];
+  read["spread"] = 0.0367 * read["expected"].get<double>();  // pinned H2D's spread in the shipped one-H200 file
+  read["gates"] = false;
+  read["gate_reason"] = "run-to-run spread 3.7 % over 10 runs: noise alone moves it up to 16 %, over 1.5 x its 3 % tolerance";
+  const BaselineMetric decided = baseline_from_json(j, "old.json").metrics.at("memory/read/1GiB/gpu0/bandwidth");
+  EXPECT_TRUE(decided.gates) << decided.gate_reason;
+  EXPECT_FALSE(decided.gating_set_by_hand);
+  EXPECT_TRUE(gating_tolerance(decided).set_by_noise);
+  EXPECT_NEAR(gating_tolerance(decided).fraction, 0.158, 0.001);
 }
 
 TEST(Baseline, AFigureThatDecidesAcceptanceAndDoesNotGateIsNamed) {
   const std::vector<UngatedHeadline> ungated = ungated_headlines(build_baseline(ten_healthy_runs(), "", "", ""));
   ASSERT_EQ(ungated.size(), 1u) << "every memory figure decides acceptance";
   EXPECT_EQ(ungated[0].metric, "memory/memcpy_d2d/1GiB/gpu0/bandwidth");
-  EXPECT_NE(ungated[0].reason.find("over 1.5 x its 3 % tolerance"), std::string::npos) << ungated[0].reason;
+  EXPECT_NE(ungated[0].reason.find("could not catch a halved link"), std::string::npos) << ungated[0].reason;
 }
 
-// The one-H200 baseline made on 2026-12-02: FP8 8192^3 moved 2.7 % between its ten runs as GEMM tuning chose five
-// algorithms in ten processes. Not the FP8 4096^3 figure, which is not an acceptance figure.
-TEST(Baseline, OnTheRecordedH200BaselineFp8GemmIsTheHeadlineThatDoesNotGate) {
+// The one-H200 baseline made on 2026-12-01: FP8 8192^3 moved 2.7 % between its ten runs as GEMM tuning chose five
+// algorithms in ten processes. It once did not gate; it gates at the 12 % its noise allows, and every headline gates.
+TEST(Baseline, OnTheRecordedH200BaselineFp8GemmGatesAtItsNoise) {
   const Baseline recorded = read_baseline_file(std::string(GPUBENCH_TEST_DATA) + "/slowdown_h200x1/baseline.json");
-  const std::vector<UngatedHeadline> ungated = ungated_headlines(recorded);
-  ASSERT_EQ(ungated.size(), 1u);
-  EXPECT_EQ(ungated[0].metric, "gemm/fp8_e4m3/8192x8192x8192/gpu0/tflops");
+  EXPECT_TRUE(ungated_headlines(recorded).empty());
+  const GatingTolerance fp8 = gating_tolerance(recorded.metrics.at("gemm/fp8_e4m3/8192x8192x8192/gpu0/tflops"));
+  EXPECT_TRUE(fp8.set_by_noise);
+  EXPECT_NEAR(fp8.fraction, 0.12, 0.01);
+  EXPECT_FALSE(gating_tolerance(recorded.metrics.at("gemm/bf16/8192x8192x8192/gpu0/tflops")).set_by_noise);
 }
 
 TEST(Baseline, AFileWrittenBeforeGatingGetsItDecidedWhenRead) {
@@ -188,9 +207,19 @@ TEST(Baseline, AGateSetByHandIsHonoured) {
   EXPECT_NE(b.metrics.at("memory/read/1GiB/gpu0/bandwidth").gate_reason.find("baseline file"), std::string::npos);
   const CheckReport report = check_against_baseline(read_results_file(kCheck + "/mixed.json"), "mixed.json", b, "edited.json");
   for (const MetricVerdict& v : report.verdicts) {
-    if (v.id == "memory/memcpy_d2d/1GiB/gpu0/bandwidth") EXPECT_EQ(v.kind, VerdictKind::Regression) << v.reason;
+    if (v.id == "memory/memcpy_d2d/1GiB/gpu0/bandwidth") {
+      // It gates, at the tolerance its noise allows (52 %): its -9 % is within that.
+      EXPECT_EQ(v.kind, VerdictKind::Pass) << v.reason;
+      ASSERT_TRUE(v.gated_at);
+      EXPECT_TRUE(v.gated_at->set_by_noise);
+    }
     if (v.id == "memory/read/1GiB/gpu0/bandwidth") EXPECT_EQ(v.kind, VerdictKind::Informational) << v.reason;
   }
+  // What an operator set is written back.
+  const nlohmann::json written = to_json(b);
+  EXPECT_EQ(written["metrics"]["memory/memcpy_d2d/1GiB/gpu0/bandwidth"]["gates"], true);
+  EXPECT_EQ(written["metrics"]["memory/read/1GiB/gpu0/bandwidth"]["gates"], false);
+  EXPECT_FALSE(written["metrics"]["memory/triad/1GiB/gpu0/bandwidth"].contains("gates"));
 }
 
 TEST(Baseline, RoundTripsAndIsChosenByKind) {

@@ -71,11 +71,17 @@ TEST(FleetRules, FourHealthyNightsOfTwoNodesPassWithAndWithoutTheKindsBaseline) 
   }
 }
 
-// The shipped baseline does not gate the both-ways PCIe total (2.7 % between its runs): night 2's -6 % is not judged.
+// A figure the kind's baseline does not gate (there set so by hand, as an operator may: the both-ways PCIe total and
+// its H2D half, 2.7 % and 1.9 % between the file's runs, gate at 11 % and 8.3 % by the rule) is not judged: night 2's
+// -6 % on the total is listed, not found.
 TEST(FleetRules, AFigureTheKindsBaselineDoesNotGateIsListedNotJudged) {
-  const Baseline baseline = shipped_baseline();
+  Baseline baseline = shipped_baseline();
   const std::string both_ways = "pcie/bidirectional/pinned/1GiB/all_gpus/bandwidth";
-  ASSERT_FALSE(baseline.metrics.at(both_ways).gates);
+  for (const std::string& id : {both_ways, std::string("pcie/bidirectional_h2d/pinned/1GiB/gpu0/bandwidth")}) {
+    ASSERT_TRUE(baseline.metrics.at(id).gates);
+    baseline.metrics.at(id).gates = false;
+    baseline.metrics.at(id).gate_reason = "set not to gate in the baseline file";
+  }
   const FleetReport report = analyse_fleet(healthy_nights(), &baseline);
   const auto listed = std::find_if(report.unjudged.begin(), report.unjudged.end(),
                                    [&](const UnjudgedFleetFigure& f) { return f.metric == both_ways; });

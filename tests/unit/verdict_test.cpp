@@ -52,8 +52,29 @@ TEST(Verdict, PastToleranceAndNoiseIsARegressionOrImprovementByDirection) {
 TEST(Verdict, PastToleranceButWithinNoiseIsNoisy) {
   // A noisy run: 10 % spread within the run.
   EXPECT_EQ(judge_metric(measured({80, 94, 108}), "m", expected(100, 0.5)).kind, VerdictKind::Noisy);
-  // A noisy baseline: it varies by 4 units run to run, so 5 % is within 3 sigma.
-  EXPECT_EQ(judge_metric(measured({95, 95, 95}), "m", expected(100, 4)).kind, VerdictKind::Noisy);
+  // A noisy baseline and a noisy run: past the band the baseline gates at (7.3 x 1 %), within it combined with the
+  // run's own spread.
+  EXPECT_EQ(judge_metric(measured({82, 91, 100}), "m", expected(100, 1)).kind, VerdictKind::Noisy);
+}
+
+// A baseline whose runs vary by 4 units gates at its noise band, 7.3 x 4 = 29 % from five runs, not at its 3 %
+// tolerance: -5 % passes, and the reason says what it was held to.
+TEST(Verdict, ANoisyBaselineGatesAtItsBandAndSaysSo) {
+  const MetricVerdict within = judge_metric(measured({95, 95, 95}), "m", expected(100, 4));
+  EXPECT_EQ(within.kind, VerdictKind::Pass);
+  ASSERT_TRUE(within.gated_at);
+  EXPECT_TRUE(within.gated_at->set_by_noise);
+  EXPECT_NEAR(within.gated_at->fraction, 6.6201 * std::sqrt(1.2) * 4 / 100, 1e-4);
+  EXPECT_EQ(within.reason, "-5.0 % against 100 GB/s, within the 29.0 % it gates at (its noise; tolerance 3.0 %)");
+  const MetricVerdict halved = judge_metric(measured({50, 50.1, 49.9}), "m", expected(100, 4));
+  EXPECT_EQ(halved.kind, VerdictKind::Regression) << halved.reason;
+  EXPECT_NE(halved.reason.find("past the 29.0 % it gates at (its noise; tolerance 3.0 %) and past what noise explains"),
+            std::string::npos)
+      << halved.reason;
+  const MetricVerdict steady = judge_metric(measured({95, 95, 95}), "m", expected(100, 0.1));
+  ASSERT_TRUE(steady.gated_at);
+  EXPECT_FALSE(steady.gated_at->set_by_noise);
+  EXPECT_DOUBLE_EQ(steady.gated_at->fraction, 0.03);
 }
 
 // The baseline side of the band is a prediction interval for one run: t(runs - 1) x spread x sqrt(1 + 1/runs).
@@ -115,7 +136,8 @@ TEST(Verdict, EveryKindAppearsOnTheDerivedH200Files) {
   EXPECT_EQ(by_id.at("memory/scale/1GiB/gpu0/bandwidth"), VerdictKind::Noisy);
   EXPECT_EQ(by_id.at("memory/add/1GiB/gpu0/bandwidth"), VerdictKind::Missing);
   EXPECT_EQ(by_id.at("memory/triad/1GiB/gpu0/bandwidth"), VerdictKind::Failed);
-  EXPECT_EQ(by_id.at("memory/memcpy_d2d/1GiB/gpu0/bandwidth"), VerdictKind::Informational) << "-9 %, but it does not gate";
+  EXPECT_EQ(by_id.at("memory/memcpy_d2d/1GiB/gpu0/bandwidth"), VerdictKind::Informational)
+      << "-9 %, but it is too noisy to gate";
   EXPECT_EQ(by_id.at("memory/read/4GiB/gpu0/bandwidth"), VerdictKind::New);
   EXPECT_FALSE(report.passed());
   EXPECT_EQ(report.verdicts.front().kind, VerdictKind::Failed) << "worst first";

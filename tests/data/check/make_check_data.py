@@ -2,8 +2,8 @@
 """Derives the `gpubench check` test files from ../results_h200x1_memory_only.json, a run recorded on an H200.
 
 healthy_1..10.json the recording with every sample scaled by 1.000, 1.002, 0.998, ... (ten healthy runs, as
-                   baselines/README.md recommends); memcpy_d2d moves a further +-2 % between them, as a
-                   host-bound figure would, so that its baseline cannot tell its 3 % tolerance from noise.
+                   baselines/README.md recommends); memcpy_d2d moves a further +-16 % between them, as a
+                   host-bound figure may, so that its noise band (52 %) is too wide to catch a halved link.
                    baseline.json is `gpubench baseline create healthy_*.json` (made by the test, and committed):
                    memcpy_d2d does not gate there, every other metric does.
 mixed.json         the recording edited so that every verdict appears once:
@@ -42,7 +42,7 @@ def set_samples(metric, samples):
 
 
 factors = [1.000, 1.002, 0.998, 1.001, 0.999, 1.0015, 0.9985, 1.0005, 0.9995, 1.000]
-memcpy_factors = [1.00, 1.02, 0.98, 1.015, 0.985, 1.01, 0.99, 1.005, 0.995, 1.00]
+memcpy_factors = [1.00, 1.16, 0.84, 1.12, 0.88, 1.08, 0.92, 1.04, 0.96, 1.00]
 for i, (factor, memcpy_factor) in enumerate(zip(factors, memcpy_factors), start=1):
     with open(f"healthy_{i}.json", "w") as f:
         json.dump(scaled(recorded, factor, f"healthy-{i}", memcpy_factor), f, indent=1)

@@ -180,7 +180,8 @@ class ReportFile(WithReports):
                 self.assertLess(os.path.getsize(path), 400_000)
 
     def test_a_small_difference_is_drawn_small(self):
-        """The nights' memory figures differ by a few percent at most: each trend's value axis starts at zero, so
+        """The nights' memory figures differ by a few percent at most (but memcpy_d2d, made to move +-16 %): each trend's
+        value axis starts at zero, so
         that they lie as far apart as they differ, not from the bottom of the chart to its top."""
         values = {}
         for n in range(1, 11):
@@ -199,7 +200,8 @@ class ReportFile(WithReports):
             drawn = (max(points) - min(points)) / (max(grid) - min(grid))
             self.assertAlmostEqual(drawn, (max(figures) - min(figures)) / ticks[-1], delta=0.002,
                                    msg=chart.get("aria-label"))
-            self.assertLess(drawn, 0.05, chart.get("aria-label"))
+            if chart.get("aria-label") != "memory/memcpy_d2d/1GiB/gpu0/bandwidth":  # made to move +-16 %
+                self.assertLess(drawn, 0.05, chart.get("aria-label"))
 
     def test_the_change_point_is_described_below_its_chart(self):
         figures = {f["caption"]: f["notes"] for f in Page(self.page("step")).figures}

@@ -2,6 +2,7 @@
 
 #include "benchmarks/catalogue.hpp"
 #include "benchmarks/common/metric_id.hpp"
+#include "harness/baseline/gating.hpp"
 
 namespace gpubench {
 namespace {
@@ -18,7 +19,8 @@ const std::pair<const std::string, BaselineMetric>* entry_for(const std::string&
 
 }  // namespace
 
-std::optional<FallbackJudge> gpu_model_judge(const std::string& id, const std::vector<SourcedBaseline>& same_model) {
+std::optional<FallbackJudge> gpu_model_judge(const std::string& id, const BaselineMetric* kinds,
+                                             const std::vector<SourcedBaseline>& same_model) {
   if (!gpu_own_figure(id)) return std::nullopt;
   std::optional<FallbackJudge> best;
   int best_runs = 0;
@@ -28,6 +30,10 @@ std::optional<FallbackJudge> gpu_model_judge(const std::string& id, const std::v
     best = FallbackJudge{candidate.path, entry->first, entry->second};
     best_runs = entry->second.runs;
   }
+  const bool kinds_gates_as_narrowly =
+      kinds != nullptr && kinds->gates &&
+      (!best || gating_tolerance(*kinds).fraction <= gating_tolerance(best->metric).fraction);
+  if (kinds_gates_as_narrowly) return std::nullopt;
   return best;
 }
 

@@ -16,8 +16,8 @@ struct Rule {
   BaselineMetric metric;
 };
 
-// The entry that sets metric `id`'s rules: the kind's where it gates there, else the same GPU model's for a GPU's own
-// figure, else the kind's (which then does not gate it), else none.
+// The entry that sets metric `id`'s rules: the same GPU model's for a GPU's own figure the kind's does not gate, or
+// gates only at a wider tolerance (gpu_model_fallback.hpp), else the kind's, else none.
 std::optional<Rule> rule_for(const std::string& id, const Baseline* rules, const std::string& rules_path,
                              const std::vector<SourcedBaseline>& same_model) {
   const BaselineMetric* kind_entry = nullptr;
@@ -25,8 +25,7 @@ std::optional<Rule> rule_for(const std::string& id, const Baseline* rules, const
     const auto found = rules->metrics.find(id);
     if (found != rules->metrics.end()) kind_entry = &found->second;
   }
-  if (kind_entry != nullptr && kind_entry->gates) return Rule{rules_path, *kind_entry};
-  if (const std::optional<FallbackJudge> fallback = gpu_model_judge(id, same_model)) {
+  if (const std::optional<FallbackJudge> fallback = gpu_model_judge(id, kind_entry, same_model)) {
     return Rule{fallback->path, fallback->metric};
   }
   if (kind_entry != nullptr) return Rule{rules_path, *kind_entry};

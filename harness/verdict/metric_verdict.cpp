@@ -177,16 +177,16 @@ CheckReport check_against_baseline(const ResultsDocument& results, const std::st
   const auto judge = [&](const Metric& m, const std::string& id, const BaselineMetric* expected) {
     const BaselineMetric here =
         expected ? as_judged_on_node(*expected, id, report.baseline_made_here) : BaselineMetric{};
-    if (expected == nullptr || !here.gates) {
-      if (const std::optional<FallbackJudge> fallback = gpu_model_judge(id, same_model)) {
-        MetricVerdict v = judge_metric(m, id, fallback->metric);
-        v.judged_by = fallback->path;
-        v.judged_against = fallback->metric;
-        v.reason += "; judged by " + fallback->path + (fallback->id == id ? "" : " (" + fallback->id + ")") +
-                    ", the same GPU model's baseline, as " + baseline_path +
-                    (expected ? " does not gate it (" + here.gate_reason + ")" : " lacks it");
-        return v;
-      }
+    if (const std::optional<FallbackJudge> fallback = gpu_model_judge(id, expected ? &here : nullptr, same_model)) {
+      MetricVerdict v = judge_metric(m, id, fallback->metric);
+      v.judged_by = fallback->path;
+      v.judged_against = fallback->metric;
+      v.reason += "; judged by " + fallback->path + (fallback->id == id ? "" : " (" + fallback->id + ")") +
+                  ", the same GPU model's baseline, as " + baseline_path +
+                  (!expected     ? " lacks it"
+                   : here.gates ? " gates it only at " + gates_at_text(gating_tolerance(here))
+                                : " does not gate it (" + here.gate_reason + ")");
+      return v;
     }
     MetricVerdict v;
     if (expected == nullptr) {

@@ -9,6 +9,7 @@ usage: verdict_paths_test.py GPUBENCH_BINARY TEST_DATA_DIR BASELINES_DIR
 import copy
 import json
 import os
+import re
 import subprocess
 import sys
 import unittest
@@ -23,6 +24,10 @@ NIGHTS = os.path.join(DATA, "nightly_h200x1")
 ONE_GPU_BASELINE = os.path.join(BASELINES, "nvidia-h200-x1.json")
 TWO_GPU_BASELINE = os.path.join(BASELINES, "nvidia-h200-x2-nv18.json")
 
+# The catalogue's host-bound figures (benchmarks/catalogue.cpp, node_bound): a host call per launch, graph or sync,
+# allocation, pageable copies. Graph replay of 100 kernels and more is the GPU's.
+HOST_BOUND = re.compile(r"^(launch/(plain_|graph_instantiate/|graph_speedup/|graph_replay/1/|launch_to_start/)|alloc/|"
+                        r"sync/host_|pcie/(h2d|d2h)/pageable/)")
 GEMM_GPU0 = "gemm/bf16/8192x8192x8192/gpu0/tflops"
 TRIAD_GPU0 = "memory/triad/1GiB/gpu0/bandwidth"
 ALLREDUCE = "nccl/allreduce/auto/auto/1GiB/out_of_place/busbw"
@@ -55,8 +60,8 @@ def slowed(document, ids, factor):
 
 
 class TwoGpuNode(TemporaryFolder, unittest.TestCase):
-    """The shipped two-H200 baseline has three runs and gates nothing that decides acceptance; the one-H200 baseline
-    judges the GPUs' own figures in its place."""
+    """The shipped two-H200 baseline has three runs: it gates the GPUs' own figures only at the wide tolerance their
+    noise allows, and the one-H200 baseline judges them in its place, narrower."""
 
     def check(self, path):
         result = run("check", path, "--baseline", BASELINES, "--json")
@@ -69,17 +74,18 @@ class TwoGpuNode(TemporaryFolder, unittest.TestCase):
         self.assertEqual(code, 1)
         self.assertEqual(report["verdict"], "fail")
         flagged = {m["id"]: m for m in report["metrics"] if m["verdict"] in ("regression", "noisy", "failed")}
-        self.assertEqual(set(flagged), {GEMM_GPU0, TRIAD_GPU0})
+        self.assertEqual(set(flagged), {GEMM_GPU0, TRIAD_GPU0, ALLREDUCE})
         for metric in flagged.values():
             self.assertEqual(metric["verdict"], "regression")
-            self.assertEqual(metric["baseline"], ONE_GPU_BASELINE)
-            self.assertIn("the same GPU model's baseline", metric["reason"])
+        for own in (GEMM_GPU0, TRIAD_GPU0):
+            self.assertEqual(flagged[own]["baseline"], ONE_GPU_BASELINE)
+            self.assertIn("the same GPU model's baseline", flagged[own]["reason"])
         self.assertAlmostEqual(flagged[GEMM_GPU0]["change"], -0.4, delta=0.05)
-        # The all-reduce is a node figure: the two-GPU baseline alone may judge it, and it cannot, so the check says
-        # the figure was not judged instead of passing it silently.
-        unjudged = {f["id"] for f in report["unjudged_deciding"]}
-        self.assertIn(ALLREDUCE, unjudged)
-        self.assertFalse(report["all_deciding_judged"])
+        # The all-reduce is a node figure: the two-GPU baseline alone judges it, at the wide tolerance its three runs'
+        # noise allows, which a 40 % loss is past.
+        self.assertEqual(flagged[ALLREDUCE]["baseline"], TWO_GPU_BASELINE)
+        self.assertEqual(flagged[ALLREDUCE]["gates_at_set_by"], "noise")
+        self.assertNotIn(ALLREDUCE, {f["id"] for f in report["unjudged_deciding"]})
 
     def test_the_healthy_two_gpu_runs_pass_and_every_gpus_own_deciding_figure_is_judged(self):
         for path in (TWO_GPUS, os.path.join(DATA, "show", "two_h200.json"), os.path.join(DATA, "show", "two_h200_later.json")):
@@ -123,7 +129,7 @@ class AgainstAnotherRun(TemporaryFolder, unittest.TestCase):
                 report = json.loads(result.stdout)
                 self.assertEqual(result.returncode, 0, [m["id"] for m in report["metrics"] if m["verdict"] == "regression"])
                 self.assertEqual(report["rules"], ONE_GPU_BASELINE)
-                host_bound = [m for m in report["metrics"] if m["id"].startswith(("launch/", "alloc/", "sync/host_"))]
+                host_bound = [m for m in report["metrics"] if HOST_BOUND.match(m["id"])]
                 self.assertTrue(host_bound)
                 for metric in host_bound:
                     self.assertEqual(metric["verdict"], "informational", "the rules were made on another node")
@@ -152,7 +158,7 @@ class AgainstAnotherRun(TemporaryFolder, unittest.TestCase):
         report = json.loads(result.stdout)
         self.assertNotIn("rules", report)
         for metric in report["metrics"]:
-            if metric["id"].startswith(("launch/", "alloc/", "sync/host_", "pcie/h2d/pageable/")):
+            if HOST_BOUND.match(metric["id"]):
                 self.assertEqual(metric["verdict"], "informational", metric["id"])
 
 

@@ -39,6 +39,7 @@ nlohmann::json check_json(const CheckReport& report) {
     if (v.tolerance > 0) m["tolerance"] = v.tolerance;
     if (!v.judged_by.empty()) m["baseline"] = v.judged_by;
     if (!v.method_change.empty()) m["method_change"] = v.method_change;
+    if (!v.contention.empty()) m["contention"] = v.contention;
     if (v.first_value) {
       m["first_value"] = *v.first_value;
       m["remeasured_processes"] = v.remeasured_processes;

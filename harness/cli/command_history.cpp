@@ -1,6 +1,7 @@
 // gpubench history: change points in each metric's series over time, with what changed around them.
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
@@ -47,11 +48,13 @@ int history_command(const HistoryArguments& args, const std::atomic<bool>& stop)
     changes.push_back(change);
   }
   const bool too_few = report.longest_series < report.runs_needed;
+  std::ostringstream significance;
+  significance << args.significance;
   const std::string too_few_text =
       "too few runs to find a change: the longest series has " + std::to_string(report.longest_series) + " run" +
       (report.longest_series == 1 ? "" : "s") + " of one node, and a change point needs " +
       std::to_string(report.runs_needed) + " (3 on each side, and enough for the permutation test to reach p <= " +
-      std::to_string(args.significance).substr(0, std::to_string(args.significance).find_last_not_of('0') + 1) + ")";
+      significance.str() + ")";
   if (args.json) {
     nlohmann::json out{{"runs", report.runs}, {"nodes", report.nodes}, {"series", report.series},
                        {"runs_needed", report.runs_needed}, {"longest_series", report.longest_series},

@@ -188,7 +188,8 @@ nlohmann::json show_json(const ShowReport& report) {
                       {"columns", columns},
                       {"rows", rows}});
   }
-  return {{"schema", "gpubench.show/1"}, {"run", run_label_json(report.run)}, {"tables", tables}};
+  return {{"schema", "gpubench.show/1"}, {"run", run_label_json(report.run)}, {"remeasured", report.remeasured},
+          {"tables", tables}};
 }
 
 }  // namespace gpubench

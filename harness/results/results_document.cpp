@@ -248,6 +248,14 @@ ResultsDocument read_results_document(const json& j, const std::string& source) 
   const Reader r(source);
   if (!j.is_object()) throw InputError(source, "", "not a JSON object", "expected a gpubench results document");
   const std::string schema = r.string(j, "schema", "");
+  if (schema.rfind("gpubench.watch/", 0) == 0 || schema.rfind("gpubench.baseline/", 0) == 0) {
+    const bool watch = schema.rfind("gpubench.watch/", 0) == 0;
+    throw InputError(source, "schema",
+                     "is '" + schema + "': this is " + (watch ? "a watch document" : "a baseline") +
+                         "; `check` (as compare, history and baseline create) takes a results document",
+                     watch ? "give it the results of `gpubench run -o FILE`; `show` and `report` read a watch document"
+                           : "give it the results of `gpubench run -o FILE`, and this baseline with --baseline");
+  }
   if (schema != kResultsSchema) {
     throw InputError(source, "schema", "is '" + schema + "', this gpubench reads '" + kResultsSchema + "'",
                      "use the gpubench release that wrote it, or re-run the benchmarks");

@@ -99,16 +99,15 @@ RunSummary summary_of(const Comparison& comparison, std::size_t later) {
 }
 
 // The later run's verdicts as `check --against FIRST` gives them, by metric id: the first run made a baseline of one
-// run with the node kind's rules (run_as_baseline.hpp), each figure `check --confirm` measured again judged by its
-// fresh processes.
+// run with the node kind's rules (run_as_baseline.hpp). Both runs come with_confirmed_values: a figure `check
+// --confirm` measured again is its fresh processes' median, on either side.
 std::map<std::string, MetricVerdict> judged_against_first(const SourcedResults& first, const SourcedResults& later,
                                                           const ComparisonRules& rules, bool& same_node) {
   const Baseline reference = run_as_baseline(first, rules.kind, rules.path, rules.same_model);
-  CheckReport report = check_against_baseline(later.results, later.path, reference, first.path);
-  apply_confirmations(report, later.results);
+  const CheckReport report = check_against_baseline(later.results, later.path, reference, first.path);
   same_node = report.baseline_made_here;
   std::map<std::string, MetricVerdict> verdicts;
-  for (MetricVerdict& v : report.verdicts) verdicts.emplace(v.id, std::move(v));
+  for (const MetricVerdict& v : report.verdicts) verdicts.emplace(v.id, v);
   return verdicts;
 }
 
@@ -203,7 +202,7 @@ Comparison compare_runs(const std::vector<SourcedResults>& runs, const std::stri
   std::vector<bool> same_node(runs.size(), true);
   for (std::size_t r = 1; r < confirmed.size(); ++r) {
     bool here = true;
-    verdicts[r] = judged_against_first(runs[0], runs[r], rules, here);
+    verdicts[r] = judged_against_first(confirmed[0], confirmed[r], rules, here);
     same_node[r] = here;
   }
   std::map<std::pair<std::string, std::string>, int> only_in;  // (family, runs holding it) -> figures

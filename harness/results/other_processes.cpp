@@ -62,7 +62,8 @@ std::optional<std::vector<OtherProcess>> other_processes_in(const json& gpu_tele
   for (std::size_t i = 0; i < list.size(); ++i) {
     const json& entry = list[i];
     const std::string at = path + "processes[" + std::to_string(i) + "]";
-    if (!entry.is_object() || !entry.contains("pid") || !entry.at("pid").is_number_unsigned()) {
+    const auto whole = [](const json& value) { return value.is_number_integer() && value.get<long long>() >= 0; };
+    if (!entry.is_object() || !entry.contains("pid") || !whole(entry.at("pid"))) {
       throw InputError(source, at + ".pid", "expected each process as an object with a whole-number pid");
     }
     OtherProcess p;
@@ -82,11 +83,11 @@ std::optional<std::vector<OtherProcess>> other_processes_in(const json& gpu_tele
     p.first_seen_s = seconds("first_seen_s");
     p.last_seen_s = seconds("last_seen_s");
     if (entry.contains("samples")) {
-      if (!entry.at("samples").is_number_unsigned()) throw InputError(source, at + ".samples", "expected a whole number");
+      if (!whole(entry.at("samples"))) throw InputError(source, at + ".samples", "expected a whole number");
       p.samples = entry.at("samples").get<int>();
     }
     if (entry.contains("used_memory_bytes") && !entry.at("used_memory_bytes").is_null()) {
-      if (!entry.at("used_memory_bytes").is_number_unsigned()) {
+      if (!whole(entry.at("used_memory_bytes"))) {
         throw InputError(source, at + ".used_memory_bytes", "expected a whole number of bytes, or null");
       }
       p.used_memory_bytes = entry.at("used_memory_bytes").get<std::uint64_t>();

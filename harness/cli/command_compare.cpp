@@ -5,12 +5,12 @@
 #include "harness/baseline/machine_kind.hpp"
 #include "harness/cli/baseline_location.hpp"
 #include "harness/cli/commands.hpp"
-#include "harness/cli/non_empty_text.hpp"
 #include "harness/cli/exit_codes.hpp"
 #include "harness/cli/filter_option.hpp"
 #include "harness/cli/results_folder.hpp"
 #include "harness/report/comparison.hpp"
 #include "harness/report/comparison_report.hpp"
+#include "harness/results/input_error.hpp"
 
 namespace gpubench {
 namespace {
@@ -19,7 +19,6 @@ struct CompareArguments {
   std::vector<std::string> results;
   std::string filter;
   std::string sort = "metric";
-  std::string baseline;
   bool json = false;
 };
 
@@ -28,9 +27,15 @@ int compare_command(const CompareArguments& args, const std::atomic<bool>& stop)
   if (runs.size() < 2) {
     throw UsageError("compare needs two or more runs: give two results files or more, or a folder that holds them");
   }
-  // The first run's node kind's baseline lends its rules, as to `check --against`.
-  const BaselineChoice choice = kind_baseline(machine_kind_of(runs.front().results, runs.front().path), args.baseline,
-                                              true, "compare");
+  // The first run's node kind's baseline, where check finds it ($GPUBENCH_BASELINES, or the installed ones), lends
+  // its rules, as to `check --against`.
+  BaselineChoice choice;
+  try {
+    choice = kind_baseline(machine_kind_of(runs.front().results, runs.front().path), "", true, "compare");
+  } catch (const InputError& error) {
+    std::cerr << "gpubench: compare: no baseline lends its rules (" << error.what()
+              << "): the family's default tolerances and the runs' repetitions judge\n";
+  }
   const ComparisonRules rules{choice.path.empty() ? nullptr : &choice.baseline, choice.path, choice.same_model};
   Comparison comparison;
   try {
@@ -59,11 +64,6 @@ void add_compare_command(CLI::App& app, CommandState& state) {
   compare->add_option("--filter", args->filter, "only metrics whose id matches this regular expression")
       ->check(kFilterPattern);
   compare->add_option("--sort", args->sort, "metric (by id) or ratio (largest difference first)")->check(CLI::IsMember({"metric", "ratio"}));
-  compare->add_option("--baseline", args->baseline,
-                      "the baseline file, or folder to choose from, whose rules (which figures gate, their tolerance and "
-                      "run-to-run noise) judge each run against the first, as `check --against` (default: the node "
-                      "kind's, found as check finds it)")
-      ->check(kNonEmptyText);
   compare->add_flag("--json", args->json, "print JSON");
   compare->callback([args, &state] { state.exit_code = compare_command(*args, *state.stop); });
 }

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "harness/baseline/run_as_baseline.hpp"
 #include "harness/report/comparison.hpp"
 #include "harness/report/figure_text.hpp"
 #include "harness/report/json_report.hpp"
@@ -60,7 +61,7 @@ inline std::string value_text(const ComparisonRow& row, std::size_t run) {
 inline void print_legend(const Comparison& comparison, std::ostream& out) {
   std::set<std::string> not_comparable;
   std::set<std::string> contention;
-  std::string host_bound_one_run;
+  bool host_bound_one_run = false;
   bool host_bound_elsewhere = false;
   bool remeasured = false;
   bool not_gating = false;
@@ -68,26 +69,25 @@ inline void print_legend(const Comparison& comparison, std::ostream& out) {
     for (bool again : row.remeasured) remeasured = remeasured || again;
     for (const Difference& d : row.against_first) {
       if (d.standing == Standing::NotComparable) not_comparable.insert(d.not_comparable);
-      if (d.standing == Standing::HostBoundOneRun) host_bound_one_run = d.reason;
+      host_bound_one_run = host_bound_one_run || d.standing == Standing::HostBoundOneRun;
       host_bound_elsewhere = host_bound_elsewhere || d.standing == Standing::HostBoundElsewhere;
       not_gating = not_gating || (d.standing == Standing::Judged && d.verdict == VerdictKind::Informational);
       if (!d.contention.empty()) contention.insert(d.contention);
     }
   }
   const std::string& first = comparison.runs.front().key;
-  const std::string rules = comparison.rules_path.empty() ? "" : " (rules: " + comparison.rules_path + ")";
   out << "\nbetter or worse: by each metric's direction; same where the ratio rounds to 1.000\n"
-      << "clearly: as `gpubench check RUN --against " << first << "` judges it" << rules << ": past the figure's "
-      << "tolerance and\n  past what noise moves it ("
+      << "clearly: as `gpubench check RUN --against " << first << "` judges it: past the figure's tolerance and past "
+      << "what noise\n  moves it ("
       << (comparison.rules_path.empty()
               ? "no baseline of the node kind: the family's default tolerance and the runs' own repetitions"
-              : "the baseline's run-to-run spread where it gates the figure, else the runs' own repetitions")
+              : "the run-to-run spread of " + comparison.rules_path + ", else the runs' own repetitions")
       << ")\nwithin tolerance, within noise: a change no larger than the figure's tolerance, or than noise makes\n";
   if (not_gating) {
     out << "not gating: the node kind's baseline does not gate the figure (its noise is too wide for its tolerance): "
            "shown, not judged\n";
   }
-  if (!host_bound_one_run.empty()) out << "host-bound, not judged: " << host_bound_one_run << "\n";
+  if (host_bound_one_run) out << "host-bound, not judged: " << kHostBoundAgainstOneRun << "\n";
   if (host_bound_elsewhere) {
     out << "host-bound, other node: it measures the host (CPU, OS, virtualisation) as much as the GPU, and the runs "
            "are on\n  different nodes (told apart by their GPUs' UUIDs): not judged\n";

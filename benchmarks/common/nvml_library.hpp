@@ -66,6 +66,7 @@ class NvmlLibrary {
   X(nvmlDeviceGetRemappedRows)                      \
   X(nvmlDeviceGetPowerManagementDefaultLimit)       \
   X(nvmlDeviceGetComputeRunningProcesses)           \
+  X(nvmlDeviceGetGraphicsRunningProcesses)          \
   X(nvmlSystemGetProcessName)                      \
   X(nvmlEventSetCreate)                             \
   X(nvmlDeviceRegisterEvents)                       \

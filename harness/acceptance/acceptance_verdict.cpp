@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "benchmarks/common/metric_id.hpp"
+#include "harness/verdict/contention.hpp"
 #include "harness/verdict/fleet.hpp"
 
 namespace gpubench {
@@ -123,10 +125,19 @@ AcceptanceReport judge_acceptance(const AcceptanceEvidence& evidence) {
     report.baseline = "none chosen: acceptance stopped at the " + evidence.stopped->stage + " stage";
   } else if (evidence.check) {
     report.baseline = evidence.check->baseline_path;
+    std::set<std::string> not_idle;
+    for (const MetricVerdict& v : evidence.check->verdicts) {
+      if (!v.contention.empty()) not_idle.insert(v.contention);
+    }
+    // Another process on a GPU is a finding of its own, whatever the figures: they were measured sharing the GPU.
+    for (const std::string& what : not_idle) {
+      worsen(node["performance"], Grade::Warn,
+             "the node was not idle: " + what + " (figures measured sharing a GPU read low; accept it when idle)");
+    }
     for (const MetricVerdict& v : evidence.check->verdicts) {
       const Grade verdict = grade_of(v.kind);
       if (verdict == Grade::Pass) continue;
-      const std::string reason = std::string(to_string(v.kind)) + " " + v.id + ": " + v.reason;
+      const std::string reason = verdict_text(v) + " " + v.id + ": " + v.reason;
       const auto gpu = MetricId(v.id).gpu();
       if (gpu && per_gpu.count(*gpu)) {
         worsen(per_gpu[*gpu]["performance"], verdict, reason);

@@ -135,6 +135,11 @@ namespace {
 Baseline read_baseline_document(const json& j, const std::string& source) {
   if (!j.is_object()) throw InputError(source, "", "not a JSON object", "expected a gpubench baseline");
   const std::string schema = required_string(j, "schema", source, "");
+  if (schema.rfind("gpubench.results/", 0) == 0) {
+    throw InputError(source, "schema", "is '" + schema + "': this is the results of a run, not a baseline",
+                     "to judge against another run, give it with --against; to make a baseline of several runs, "
+                     "`gpubench baseline create RUN1.json ... -o BASELINE.json`");
+  }
   if (schema != kBaselineSchema) {
     throw InputError(source, "schema", "is '" + schema + "', this gpubench reads '" + kBaselineSchema + "'",
                      "re-create it with `gpubench baseline create`");

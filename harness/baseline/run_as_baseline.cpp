@@ -6,7 +6,6 @@
 #include "benchmarks/catalogue.hpp"
 #include "harness/baseline/gating.hpp"
 #include "harness/baseline/gpu_model_fallback.hpp"
-#include "harness/baseline/node_bound_gating.hpp"
 
 namespace gpubench {
 namespace {
@@ -37,31 +36,29 @@ std::optional<Rule> rule_for(const std::string& id, const Baseline* rules, const
 Baseline run_as_baseline(const SourcedResults& run, const Baseline* rules, const std::string& rules_path,
                          const std::vector<SourcedBaseline>& same_model) {
   Baseline baseline = build_baseline({run}, "the run " + run.path, "", "");
-  // What a host-bound figure does between runs on this node, a baseline made on other nodes cannot say either.
-  const bool rules_made_here = rules && made_on_this_node(*rules, gpu_uuids_of(run.results.environment));
   for (auto& [id, metric] : baseline.metrics) {
-    std::optional<Rule> rule = rule_for(id, rules, rules_path, same_model);
-    if (rule) rule->metric = as_judged_on_node(rule->metric, id, rules_made_here);
-    if (!rule) {
-      if (node_bound(id)) {
-        metric.gates = false;
-        metric.gate_reason = "it measures the host, and with no baseline of this kind to say how much it moves "
-                             "between runs, one run cannot judge it";
-      }
-      continue;
-    }
-    metric.tolerance = rule->metric.tolerance;
-    if (!rule->metric.gates) {
+    if (node_bound(id)) {
       metric.gates = false;
-      metric.gate_reason = rule->source + " does not gate it: " + rule->metric.gate_reason;
+      metric.gate_reason = kHostBoundAgainstOneRun;
       continue;
     }
-    if (rule->metric.expected > 0) {
-      metric.spread = std::max(metric.spread, rule->metric.spread / rule->metric.expected * metric.expected);
+    const std::optional<Rule> rule = rule_for(id, rules, rules_path, same_model);
+    if (rule) {
+      metric.tolerance = rule->metric.tolerance;
+      if (!rule->metric.gates && why_not_gating(rule->metric).empty()) {  // set not to gate by hand, or not here
+        metric.gates = false;
+        metric.gate_reason = rule->source + " does not gate it: " + rule->metric.gate_reason;
+        continue;
+      }
+      if (rule->metric.expected > 0) {
+        metric.spread = std::max(metric.spread, rule->metric.spread / rule->metric.expected * metric.expected);
+      }
     }
-    metric.gate_reason = why_not_gating(metric);
-    if (!metric.gate_reason.empty()) metric.gate_reason += " (run-to-run spread from " + rule->source + ")";
-    metric.gates = metric.gate_reason.empty();
+    // A change is clear only past the tolerance and past what noise moves one run against another: where that band is
+    // the wider, it is the tolerance.
+    if (metric.expected > 0) metric.tolerance = std::max(metric.tolerance, baseline_noise(metric) / metric.expected);
+    metric.gates = true;
+    metric.gate_reason.clear();
   }
   return baseline;
 }

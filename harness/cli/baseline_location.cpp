@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <vector>
 
 #include "harness/results/input_error.hpp"
@@ -28,6 +29,14 @@ std::string default_baseline_location() {
   }
   throw InputError(candidates[0], "", "no baselines folder there, nor at " + candidates[1],
                    "give one with --baseline FILE|DIR or GPUBENCH_BASELINES=DIR");
+}
+
+BaselineChoice kind_baseline(const MachineKind& kind, const std::string& given, bool only_rules, const std::string& command) {
+  const std::string where = given.empty() ? default_baseline_location() : given;
+  if (only_rules && given.empty() && !std::filesystem::exists(where)) return {};
+  BaselineChoice choice = choose_baseline(kind, where);
+  for (const std::string& why : choice.skipped) std::cerr << "gpubench: " << command << ": skipping " << why << "\n";
+  return choice;
 }
 
 }  // namespace gpubench

@@ -43,6 +43,7 @@
 #include "harness/runner/run_record.hpp"
 #include "harness/stress/stress_document.hpp"
 #include "harness/stress/stress_run.hpp"
+#include "harness/verdict/contention.hpp"
 
 namespace gpubench {
 namespace {
@@ -156,6 +157,7 @@ void performance_stage(const AcceptanceArguments& args, const IdPattern& selecte
       it = selected.matches(it->first) ? std::next(it) : measured_part.metrics.erase(it);
     }
     evidence.check = check_against_baseline(document, output, measured_part, choice.path, choice.same_model);
+    mark_contention(*evidence.check, document);
   } catch (const InputError& error) {
     evidence.baseline_note = error.what();
   }

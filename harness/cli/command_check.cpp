@@ -1,4 +1,5 @@
 // gpubench check: a run against its baseline (or another run), or many runs against each other (--fleet).
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -6,6 +7,7 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "benchmarks/common/nvml_library.hpp"
 #include "harness/baseline/machine_kind.hpp"
@@ -29,6 +31,7 @@
 #include "harness/runner/micro_listing.hpp"
 #include "harness/runner/remeasure.hpp"
 #include "harness/verdict/confirmation.hpp"
+#include "harness/verdict/contention.hpp"
 #include "harness/verdict/fleet.hpp"
 
 namespace gpubench {
@@ -44,6 +47,19 @@ bool no_color_requested() {
 std::filesystem::path baseline_folder(const std::string& where) {
   const std::filesystem::path path(where);
   return std::filesystem::is_directory(path) ? path : path.parent_path();
+}
+
+// The columns the console may fill: the terminal's, or $COLUMNS where standard output is no terminal; none known (a
+// file, a CI log) otherwise, and then every reason is printed whole.
+std::optional<std::size_t> terminal_width() {
+  winsize size{};
+  if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
+  const char* columns = std::getenv("COLUMNS");
+  if (columns == nullptr) return std::nullopt;
+  char* end = nullptr;
+  const long value = std::strtol(columns, &end, 10);
+  if (end == columns || *end != '\0' || value <= 0) return std::nullopt;
+  return static_cast<std::size_t>(value);
 }
 
 struct CheckArguments {
@@ -62,23 +78,13 @@ struct CheckArguments {
   std::string log_dir;
 };
 
-// The node kind's baseline, from --baseline (`given`) or the default location. Where it only lends its rules
-// (--against, --fleet), a default location that does not exist is no error: there is simply none.
-BaselineChoice kind_baseline(const MachineKind& kind, const std::string& given, bool only_rules) {
-  const std::string where = given.empty() ? default_baseline_location() : given;
-  if (only_rules && given.empty() && !std::filesystem::exists(where)) return {};
-  BaselineChoice choice = choose_baseline(kind, where);
-  for (const std::string& why : choice.skipped) std::cerr << "gpubench: check: skipping " << why << "\n";
-  return choice;
-}
-
 int fleet_command(const CheckArguments& args, const std::atomic<bool>& stop) {
   if (args.results.size() < 2) throw UsageError("--fleet needs the results of two or more nodes");
   refuse_outputs_over_inputs({{"--json-file", args.json_file}}, args.results);
   const std::vector<SourcedResults> runs = load_results_files(args.results, stop);
   // The node kind's baseline lends the fleet its rules: which figures gate, their tolerance and run-to-run spread.
   const MachineKind kind = machine_kind_of(runs.front().results, runs.front().path);
-  const BaselineChoice choice = kind_baseline(kind, args.baseline, true);
+  const BaselineChoice choice = kind_baseline(kind, args.baseline, true, "check");
   if (choice.path.empty()) {
     std::cerr << "gpubench: check: no baseline of " << describe(kind) << " to say which figures gate and how much "
               << "they move between runs: the fleet's own spread judges\n";
@@ -138,7 +144,7 @@ int check_command(const CheckArguments& args, const std::atomic<bool>& stop) {
   // The node kind's baseline: what the run is judged against, or with --against, the rules the other run is used by.
   const MachineKind kind = machine_kind_of(results, path);
   const std::string where = args.baseline.empty() ? default_baseline_location() : args.baseline;
-  BaselineChoice choice = kind_baseline(kind, args.baseline, !args.against.empty());
+  BaselineChoice choice = kind_baseline(kind, args.baseline, !args.against.empty(), "check");
   if (!args.against.empty() && choice.path.empty()) {
     std::cerr << "gpubench: check: no baseline of " << describe(kind) << " in " << where << " to say which figures "
               << "gate and how much they move between runs: against " << args.against << ", the host's figures are "
@@ -172,6 +178,7 @@ int check_command(const CheckArguments& args, const std::atomic<bool>& stop) {
   if (!args.against.empty()) report.rules_path = choice.path;
   if (args.confirm > 0) confirm_suspects(report, results, path, args, stop);
   apply_confirmations(report, results);
+  mark_contention(report, results);
   // Each output is written whatever became of the others, and the verdict is printed: an output that cannot be
   // written (a nightly job's reports/ folder not made yet) must not hide a regression. Its folder is made first.
   std::vector<std::string> unwritten;
@@ -200,7 +207,7 @@ int check_command(const CheckArguments& args, const std::atomic<bool>& stop) {
     std::cout << check_json(report).dump(2) << "\n";
   } else {
     print_check_console(report, std::cout, !args.no_colour && !no_color_requested() && isatty(STDOUT_FILENO),
-                        args.all);
+                        args.all, terminal_width());
   }
   const int verdict = report.passed() ? kExitOk : kExitFailed;
   if (unwritten.empty()) return verdict;

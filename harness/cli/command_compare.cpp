@@ -2,12 +2,15 @@
 #include <iostream>
 #include <memory>
 
+#include "harness/baseline/machine_kind.hpp"
+#include "harness/cli/baseline_location.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/exit_codes.hpp"
 #include "harness/cli/filter_option.hpp"
 #include "harness/cli/results_folder.hpp"
 #include "harness/report/comparison.hpp"
 #include "harness/report/comparison_report.hpp"
+#include "harness/results/input_error.hpp"
 
 namespace gpubench {
 namespace {
@@ -24,9 +27,19 @@ int compare_command(const CompareArguments& args, const std::atomic<bool>& stop)
   if (runs.size() < 2) {
     throw UsageError("compare needs two or more runs: give two results files or more, or a folder that holds them");
   }
+  // The first run's node kind's baseline, where check finds it ($GPUBENCH_BASELINES, or the installed ones), lends
+  // its rules, as to `check --against`.
+  BaselineChoice choice;
+  try {
+    choice = kind_baseline(machine_kind_of(runs.front().results, runs.front().path), "", true, "compare");
+  } catch (const InputError& error) {
+    std::cerr << "gpubench: compare: no baseline lends its rules (" << error.what()
+              << "): the family's default tolerances and the runs' repetitions judge\n";
+  }
+  const ComparisonRules rules{choice.path.empty() ? nullptr : &choice.baseline, choice.path, choice.same_model};
   Comparison comparison;
   try {
-    comparison = compare_runs(runs, args.filter, args.sort);
+    comparison = compare_runs(runs, args.filter, args.sort, rules);
   } catch (const std::invalid_argument& error) {
     throw UsageError(error.what());
   }

@@ -1,6 +1,7 @@
 // gpubench history: change points in each metric's series over time, with what changed around them.
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include "harness/cli/cli_support.hpp"
 #include "harness/cli/commands.hpp"
@@ -29,25 +30,49 @@ int history_command(const HistoryArguments& args, const std::atomic<bool>& stop)
   bool any_worse = false;
   nlohmann::json changes = nlohmann::json::array();
   TextTable table;
-  for (const char* h : {"date", "host", "metric", "before", "after", "change", "confidence", "what else changed"}) table.add_column(h);
+  for (const char* h : {"date", "node", "metric", "before", "after", "change", "confidence", "what else changed"}) table.add_column(h);
   for (const HistoryChange& c : report.changes) {
     any_worse = any_worse || c.worse;
     std::string environment;
     for (const std::string& e : c.environment_changes) environment += (environment.empty() ? "" : "; ") + e;
-    table.add_row({c.date, c.host, c.metric, format_number(c.before, 2), format_number(c.after, 2),
+    if (!c.contention.empty()) environment = c.contention + (environment.empty() ? "" : "; " + environment);
+    table.add_row({c.date, c.node, c.metric, format_number(c.before, 2), format_number(c.after, 2),
                    (c.relative_change >= 0 ? "+" : "") + format_number(100 * c.relative_change, 1) + "%" + (c.worse ? " worse" : ""),
                    format_number(100 * c.confidence, 1) + "%", environment.empty() ? "nothing recorded" : environment});
-    changes.push_back({{"date", c.date}, {"host", c.host}, {"metric", c.metric}, {"unit", c.unit}, {"before", c.before},
-                       {"after", c.after}, {"relative_change", c.relative_change}, {"confidence", c.confidence},
-                       {"worse", c.worse}, {"last_run_before", c.last_before}, {"first_run_after", c.first_after},
-                       {"environment_changes", c.environment_changes}});
+    nlohmann::json change{{"date", c.date}, {"host", c.host}, {"node", c.node}, {"metric", c.metric}, {"unit", c.unit},
+                          {"before", c.before}, {"after", c.after}, {"relative_change", c.relative_change},
+                          {"tolerance", c.tolerance}, {"confidence", c.confidence}, {"worse", c.worse},
+                          {"last_run_before", c.last_before}, {"first_run_after", c.first_after},
+                          {"environment_changes", c.environment_changes}};
+    if (!c.contention.empty()) change["contention"] = c.contention;
+    changes.push_back(change);
   }
+  const bool too_few = report.longest_series < report.runs_needed;
+  std::ostringstream significance;
+  significance << args.significance;
+  const std::string too_few_text =
+      "too few runs to find a change: the longest series has " + std::to_string(report.longest_series) + " run" +
+      (report.longest_series == 1 ? "" : "s") + " of one node, and a change point needs " +
+      std::to_string(report.runs_needed) + " (3 on each side, and enough for the permutation test to reach p <= " +
+      significance.str() + ")";
   if (args.json) {
-    std::cout << nlohmann::json{{"runs", report.runs}, {"series", report.series}, {"change_points", changes}}.dump(2) << "\n";
+    nlohmann::json out{{"runs", report.runs}, {"nodes", report.nodes}, {"series", report.series},
+                       {"runs_needed", report.runs_needed}, {"longest_series", report.longest_series},
+                       {"within_tolerance", report.within_tolerance}, {"change_points", changes}};
+    if (too_few) out["too_few_runs"] = too_few_text;
+    std::cout << out.dump(2) << "\n";
   } else {
-    std::cout << report.runs << " runs, " << report.series << " series (host x metric), " << report.changes.size()
-              << " change points (E-divisive means, permutation test with " << permutations_for(args.significance)
-              << " permutations at p <= " << args.significance << ")\n\n";
+    std::cout << report.runs << (report.runs == 1 ? " run" : " runs") << " of " << report.nodes
+              << (report.nodes == 1 ? " node" : " nodes") << " (a node: its host and its GPUs' UUIDs), "
+              << report.series << " series (node x metric), " << report.changes.size()
+              << (report.changes.size() == 1 ? " change point" : " change points") << " past the figure's tolerance "
+              << "(E-divisive means, permutation test with " << permutations_for(args.significance)
+              << " permutations at p <= " << args.significance << ")\n";
+    if (report.within_tolerance > 0) {
+      std::cout << report.within_tolerance << " more within the figure's tolerance, not reported (no practical effect)\n";
+    }
+    if (too_few) std::cout << too_few_text << "\n";
+    std::cout << "\n";
     if (!table.empty()) table.print(std::cout);
   }
   return any_worse ? kExitFailed : kExitOk;

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "harness/environment/gpu_processes.hpp"
+
 namespace gpubench {
 
 // A value read from the node, or why it could not be read ("nvmlDeviceGetRemappedRows: Not Supported").
@@ -72,12 +74,6 @@ struct PcieFunctionAer {
   Reading<AerCounts> counts;
 };
 
-struct GpuProcess {
-  unsigned pid = 0;
-  std::optional<std::uint64_t> used_memory_bytes;
-  std::string name;  // empty when NVML cannot name it
-};
-
 struct GpuFacts {
   int index = 0;  // CUDA's device index (after CUDA_VISIBLE_DEVICES)
   std::string name;
@@ -110,7 +106,7 @@ struct GpuFacts {
   Reading<unsigned> slowdown_temperature_c;
   Reading<unsigned> power_limit_mw;          // the limit the driver enforces now
   Reading<unsigned> default_power_limit_mw;  // the board's default
-  Reading<std::vector<GpuProcess>> other_processes;  // compute processes other than doctor itself
+  Reading<std::vector<GpuProcess>> other_processes;  // compute and graphics processes other than doctor itself
 
   int numa_node = -1;  // -1: the platform reports none (common in VMs)
   Reading<std::vector<int>> local_cpus;  // sysfs local_cpulist, sorted

@@ -170,29 +170,13 @@ Reading<std::vector<NvLinkFacts>> read_nvlinks(const NvmlLibrary& nvml, nvmlDevi
 }
 
 Reading<std::vector<GpuProcess>> read_other_processes(const NvmlLibrary& nvml, nvmlDevice_t dev) {
-  if (nvml.nvmlDeviceGetComputeRunningProcesses_ == nullptr) return {std::nullopt, not_in_driver("nvmlDeviceGetComputeRunningProcesses")};
-  std::vector<nvmlProcessInfo_t> infos(16);
-  for (int attempt = 0; attempt < 4; ++attempt) {
-    unsigned count = static_cast<unsigned>(infos.size());
-    const nvmlReturn_t status = nvml.nvmlDeviceGetComputeRunningProcesses_(dev, &count, infos.data());
-    if (status == NVML_ERROR_INSUFFICIENT_SIZE) {
-      infos.resize(count + 16);  // processes may start between the calls
-      continue;
-    }
-    if (status != NVML_SUCCESS) return {std::nullopt, nvml.describe("nvmlDeviceGetComputeRunningProcesses", status)};
-    std::vector<GpuProcess> others;
-    for (unsigned i = 0; i < count; ++i) {
-      if (infos[i].pid == static_cast<unsigned>(getpid())) continue;
-      GpuProcess process;
-      process.pid = infos[i].pid;
-      if (infos[i].usedGpuMemory != static_cast<unsigned long long>(NVML_VALUE_NOT_AVAILABLE)) process.used_memory_bytes = infos[i].usedGpuMemory;
-      char name[256] = {};
-      if (nvml.nvmlSystemGetProcessName_ && nvml.nvmlSystemGetProcessName_(process.pid, name, sizeof name) == NVML_SUCCESS) process.name = name;
-      others.push_back(process);
-    }
-    return {others, ""};
+  GpuProcessReading reading = read_gpu_processes(nvml, dev);
+  if (!reading.processes) return {std::nullopt, reading.error};
+  std::vector<GpuProcess> others;
+  for (GpuProcess& process : *reading.processes) {
+    if (process.pid != static_cast<unsigned>(getpid())) others.push_back(std::move(process));
   }
-  return {std::nullopt, "nvmlDeviceGetComputeRunningProcesses: the list kept growing"};
+  return {others, ""};
 }
 
 // For the getters of the form fn(device, char* text, unsigned length).

@@ -2,6 +2,7 @@
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 #include <nccl.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -179,12 +180,26 @@ std::string format_nccl_version(int code) {
   return std::to_string(code / 1000) + "." + std::to_string((code % 1000) / 100) + "." + std::to_string(code % 100);
 }
 
+bool library_loadable(const char* library) {
+  void* handle = dlopen(library, RTLD_LAZY | RTLD_LOCAL);
+  if (handle == nullptr) return false;
+  dlclose(handle);
+  return true;
+}
+
+std::string cuda_error_text(const std::string& cuda_error, bool libcuda_loadable, bool nvml_loadable) {
+  if (libcuda_loadable || nvml_loadable) return cuda_error;
+  return "no NVIDIA driver found (libcuda.so.1 / libnvidia-ml.so.1 not loadable): install the NVIDIA driver, or run "
+         "where one is (in a container, the NVIDIA Container Toolkit mounts it: --gpus all)";
+}
+
 CudaStatus probe_cuda() {
   CudaStatus status;
   const cudaError_t error = cudaGetDeviceCount(&status.device_count);
   if (error != cudaSuccess) {
     status.device_count = 0;
-    status.error = std::string(cudaGetErrorName(error)) + ": " + cudaGetErrorString(error);
+    status.error = cuda_error_text(std::string(cudaGetErrorName(error)) + ": " + cudaGetErrorString(error),
+                                   library_loadable("libcuda.so.1"), library_loadable("libnvidia-ml.so.1"));
   } else if (status.device_count == 0) {
     status.error = "CUDA reports no devices";
   }

@@ -16,8 +16,17 @@ struct CudaStatus {
   std::string error;  // empty when CUDA works and sees at least one GPU
 };
 
-// Asks the CUDA runtime how many GPUs it sees; the error text is what CUDA said when it sees none.
+// Asks the CUDA runtime how many GPUs it sees; the error text is what CUDA said when it sees none, or where neither
+// the driver's CUDA library nor NVML can be loaded, that no NVIDIA driver was found (CUDA itself then says its driver
+// is "insufficient", which invites an upgrade of a driver that is not there).
 CudaStatus probe_cuda();
+
+// What to say of a CUDA error: `cuda_error` as CUDA put it, or where neither library is loadable, that no driver was
+// found.
+std::string cuda_error_text(const std::string& cuda_error, bool libcuda_loadable, bool nvml_loadable);
+
+// Whether the dynamic loader finds and loads `library` ("libcuda.so.1").
+bool library_loadable(const char* library);
 
 // nvml may be null; nvml_error then says why. devices selects the GPUs to describe (empty: all).
 nlohmann::json collect_environment(const NvmlLibrary* nvml, const std::string& nvml_error, const std::vector<int>& devices);

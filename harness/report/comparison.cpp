@@ -8,8 +8,12 @@
 
 #include "benchmarks/common/metric_id.hpp"
 #include "benchmarks/p2p/copy_patterns.hpp"
+#include "benchmarks/catalogue.hpp"
 #include "harness/baseline/measuring_method.hpp"
+#include "harness/baseline/run_as_baseline.hpp"
 #include "harness/results/id_pattern.hpp"
+#include "harness/verdict/confirmation.hpp"
+#include "harness/verdict/contention.hpp"
 #include "harness/verdict/mann_whitney.hpp"
 
 namespace gpubench {
@@ -43,10 +47,6 @@ FamilySummary summary_named(const std::string& family) {
   return summary;
 }
 
-bool clearly(const Difference& d) {
-  return d.p_value ? d.noise == Noise::Beyond : d.apart;
-}
-
 void count_into(FamilySummary& summary, const ComparisonRow& row, std::size_t later) {
   const Difference& d = row.against_first[later - 1];
   if (d.direction == Direction::NotComparable) {
@@ -54,12 +54,13 @@ void count_into(FamilySummary& summary, const ComparisonRow& row, std::size_t la
     return;
   }
   ++summary.metrics;
+  summary.host_bound += d.host_bound();
   if (d.direction == Direction::Better) {
     ++summary.better;
-    summary.clearly_better += clearly(d);
+    summary.clearly_better += d.clearly();
   } else if (d.direction == Direction::Worse) {
     ++summary.worse;
-    summary.clearly_worse += clearly(d);
+    summary.clearly_worse += d.clearly();
   } else {
     ++summary.same;
   }
@@ -76,16 +77,18 @@ RunSummary summary_of(const Comparison& comparison, std::size_t later) {
     count_into(summary, row, later);
     count_into(all, row, later);
     const double ratio = row.ratios[later];
-    if (row.against_first[later - 1].direction == Direction::NotComparable || !std::isfinite(ratio) || ratio <= 0) {
-      continue;
-    }
+    const Difference& d = row.against_first[later - 1];
+    if (d.direction == Direction::NotComparable || d.host_bound() || !std::isfinite(ratio) || ratio <= 0) continue;
     const double log_gain = row.better == Better::Higher ? std::log(ratio) : -std::log(ratio);
     for (const std::string& key : {family, std::string("all")}) {
       log_gains[key].first += log_gain;
       ++log_gains[key].second;
     }
   }
-  RunSummary summary{comparison.runs[later].key, {}};
+  RunSummary summary{comparison.runs[later].key, true, {}};
+  for (const ComparisonRow& row : comparison.rows) {
+    if (row.against_first[later - 1].standing == Standing::HostBoundElsewhere) summary.same_node = false;
+  }
   for (auto& [family, counts] : families) summary.families.push_back(counts);
   summary.families.push_back(all);
   for (FamilySummary& counts : summary.families) {
@@ -93,6 +96,19 @@ RunSummary summary_of(const Comparison& comparison, std::size_t later) {
     if (gains != log_gains.end()) counts.geomean_gain = std::exp(gains->second.first / gains->second.second);
   }
   return summary;
+}
+
+// The later run's verdicts as `check --against FIRST` gives them, by metric id: the first run made a baseline of one
+// run with the node kind's rules (run_as_baseline.hpp). Both runs come with_confirmed_values: a figure `check
+// --confirm` measured again is its fresh processes' median, on either side.
+std::map<std::string, MetricVerdict> judged_against_first(const SourcedResults& first, const SourcedResults& later,
+                                                          const ComparisonRules& rules, bool& same_node) {
+  const Baseline reference = run_as_baseline(first, rules.kind, rules.path, rules.same_model);
+  const CheckReport report = check_against_baseline(later.results, later.path, reference, first.path);
+  same_node = report.baseline_made_here;
+  std::map<std::string, MetricVerdict> verdicts;
+  for (const MetricVerdict& v : report.verdicts) verdicts.emplace(v.id, v);
+  return verdicts;
 }
 
 }  // namespace
@@ -149,7 +165,8 @@ Difference difference_between(const Metric& first, const Metric& later) {
   return difference;
 }
 
-Comparison compare_runs(const std::vector<SourcedResults>& runs, const std::string& filter, const std::string& sort_by) {
+Comparison compare_runs(const std::vector<SourcedResults>& runs, const std::string& filter, const std::string& sort_by,
+                        const ComparisonRules& rules) {
   if (sort_by != "metric" && sort_by != "ratio") throw std::invalid_argument("--sort must be metric or ratio, not '" + sort_by + "'");
   std::optional<IdPattern> pattern;
   try {
@@ -158,11 +175,16 @@ Comparison compare_runs(const std::vector<SourcedResults>& runs, const std::stri
     throw std::invalid_argument(std::string("--filter ") + error.what());
   }
   Comparison comparison;
+  comparison.rules_path = rules.kind != nullptr ? rules.path : "";
+  // Each run as check judged it: a figure `check --confirm` measured again is the fresh processes' median.
+  std::vector<SourcedResults> confirmed;
+  for (const SourcedResults& run : runs) confirmed.push_back({run.path, with_confirmed_values(run.results)});
   std::vector<std::map<std::string, const Metric*>> by_run;
+  std::vector<std::set<std::string>> remeasured;
   std::set<std::string> all_ids;
-  for (const SourcedResults& run : runs) {
+  for (const SourcedResults& run : confirmed) {
     const std::string key = "[" + std::to_string(comparison.runs.size() + 1) + "]";
-    comparison.runs.push_back({key, run_label(run.results, run.path), gpu_count(run.results)});
+    comparison.runs.push_back({key, run_label(run.results, run.path), gpu_count(run.results), contention_in(run.results)});
     std::map<std::string, const Metric*> metrics;
     for (const Metric& m : run.results.metrics) {
       if (!pattern->matches(m.id)) continue;
@@ -170,7 +192,20 @@ Comparison compare_runs(const std::vector<SourcedResults>& runs, const std::stri
       all_ids.insert(m.id);
     }
     by_run.push_back(std::move(metrics));
+    std::set<std::string> again;
+    for (const Confirmation& c : run.results.confirmations) {
+      if (!c.measurements.empty()) again.insert(c.metric);
+    }
+    remeasured.push_back(std::move(again));
   }
+  std::vector<std::map<std::string, MetricVerdict>> verdicts(runs.size());
+  std::vector<bool> same_node(runs.size(), true);
+  for (std::size_t r = 1; r < confirmed.size(); ++r) {
+    bool here = true;
+    verdicts[r] = judged_against_first(confirmed[0], confirmed[r], rules, here);
+    same_node[r] = here;
+  }
+  std::map<std::pair<std::string, std::string>, int> only_in;  // (family, runs holding it) -> figures
   for (const std::string& id : all_ids) {
     std::vector<std::string> present;
     for (std::size_t r = 0; r < runs.size(); ++r) {
@@ -180,6 +215,7 @@ Comparison compare_runs(const std::vector<SourcedResults>& runs, const std::stri
       std::string where;
       for (const std::string& key : present) where += (where.empty() ? "" : ", ") + key;
       comparison.not_shared.push_back(id + " (only in: " + where + ")");
+      ++only_in[{MetricId(id).family(), where}];
       continue;
     }
     const Metric& first = *by_run[0].at(id);
@@ -192,19 +228,38 @@ Comparison compare_runs(const std::vector<SourcedResults>& runs, const std::stri
       const Metric& metric = *by_run[r].at(id);
       row.values.push_back(metric.value);
       row.ratios.push_back(first.value != 0 ? metric.value / first.value : NAN);
+      row.remeasured.push_back(remeasured[r].count(id) > 0);
       if (r == 0) continue;
-      row.against_first.push_back(difference_between(first, metric));
-      row.against_first.back().method_change =
-          method_change(measuring_method(first.params), measuring_method(metric.params));
+      Difference difference = difference_between(first, metric);
+      difference.method_change = method_change(measuring_method(first.params), measuring_method(metric.params));
+      const auto verdict = verdicts[r].find(id);
+      if (verdict != verdicts[r].end()) {
+        difference.verdict = verdict->second.kind;
+        difference.reason = verdict->second.reason;
+        difference.tolerance = verdict->second.tolerance;
+        difference.noise_band = verdict->second.noise;
+      }
+      const std::string first_contention = contention_during(confirmed[0].results, first);
+      const std::string later_contention = contention_during(confirmed[r].results, metric);
+      if (!first_contention.empty()) difference.contention = first_contention + " in " + comparison.runs[0].key;
+      if (!later_contention.empty()) {
+        difference.contention += (difference.contention.empty() ? "" : "; ") + later_contention + " in " + comparison.runs[r].key;
+      }
       const std::size_t gpus = comparison.runs[r].gpu_count;
       if (gpus != first_gpus && summed_over_the_nodes_gpus(id)) {
-        Difference& difference = row.against_first.back();
         difference.direction = Direction::NotComparable;
+        difference.standing = Standing::NotComparable;
         difference.not_comparable = "a sum over all GPUs of the node: " + comparison.runs[0].key + " ran on " +
                                     gpus_text(first_gpus) + ", " + comparison.runs[r].key + " on " + gpus_text(gpus);
+      } else if (node_bound(id)) {
+        difference.standing = same_node[r] ? Standing::HostBoundOneRun : Standing::HostBoundElsewhere;
       }
+      row.against_first.push_back(std::move(difference));
     }
     comparison.rows.push_back(std::move(row));
+  }
+  for (const auto& [family_and_runs, figures] : only_in) {
+    comparison.not_shared_by_family.push_back({family_and_runs.first, family_and_runs.second, figures});
   }
   if (sort_by == "ratio") {
     const auto spread = [](const ComparisonRow& row) {

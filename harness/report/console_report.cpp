@@ -131,6 +131,7 @@ void print_findings(const std::vector<Finding>& findings, const std::vector<GpuI
 
 void print_show(const ShowReport& report, std::ostream& out) {
   out << describe(report.run) << "\n";
+  for (const std::string& id : report.remeasured) out << kRemeasuredNote << id << "\n";
   if (report.tables.empty()) out << "\nno metric, failure or skip to show\n";
   for (const ShowTable& shown : report.tables) {
     out << "\n" << shown.title << "\n";

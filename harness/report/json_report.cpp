@@ -43,6 +43,7 @@ nlohmann::json check_json(const CheckReport& report) {
     }
     if (!v.judged_by.empty()) m["baseline"] = v.judged_by;
     if (!v.method_change.empty()) m["method_change"] = v.method_change;
+    if (!v.contention.empty()) m["contention"] = v.contention;
     if (v.first_value) {
       m["first_value"] = *v.first_value;
       m["remeasured_processes"] = v.remeasured_processes;
@@ -191,7 +192,8 @@ nlohmann::json show_json(const ShowReport& report) {
                       {"columns", columns},
                       {"rows", rows}});
   }
-  return {{"schema", "gpubench.show/1"}, {"run", run_label_json(report.run)}, {"tables", tables}};
+  return {{"schema", "gpubench.show/1"}, {"run", run_label_json(report.run)}, {"remeasured", report.remeasured},
+          {"tables", tables}};
 }
 
 }  // namespace gpubench

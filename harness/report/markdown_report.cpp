@@ -3,9 +3,12 @@
 #include "harness/baseline/gating.hpp"
 #include "harness/baseline/machine_kind.hpp"
 #include "harness/report/change_text.hpp"
+#include "harness/report/check_console.hpp"
 #include "harness/report/escaped_text.hpp"
 #include "harness/report/figure_text.hpp"
+#include "harness/report/markdown_code.hpp"
 #include "harness/report/show_cell_text.hpp"
+#include "harness/verdict/contention.hpp"
 
 namespace gpubench {
 namespace {
@@ -24,28 +27,31 @@ std::string markdown_text(const std::string& text) {
 void write_check_markdown(const CheckReport& report, std::ostream& out) {
   out << "### gpubench check: " << (report.passed() ? "PASS" : "FAIL")
       << (report.unjudged_deciding.empty() ? "" : " (NOT ALL JUDGED)") << "\n\n";
-  out << "`" << markdown_cell(report.results_path) << "` (" << markdown_cell(report.host) << ") against `"
-      << markdown_cell(report.baseline_path) << "` (" << markdown_cell(describe(report.kind)) << "): "
-      << report.count(VerdictKind::Regression) << " regressions, " << report.count(VerdictKind::Failed) << " failed, "
+  out << markdown_code(report.results_path, false) << " (" << markdown_text(report.host) << ") against "
+      << markdown_code(report.baseline_path, false) << " (" << markdown_text(describe(report.kind)) << "): "
+      << counted(static_cast<std::size_t>(report.count(VerdictKind::Regression)), "regression", "regressions") << ", " << report.count(VerdictKind::Failed) << " failed, "
       << report.count(VerdictKind::Noisy) << " noisy, " << report.count(VerdictKind::Missing) << " missing, "
       << report.count(VerdictKind::Informational) << " informational (not gating), "
       << report.count(VerdictKind::Improvement) << " improved, " << report.count(VerdictKind::Pass) << " passed.\n\n";
   if (report.left_out_by_filter > 0) {
-    out << report.left_out_by_filter << " of the baseline's figures were left out by the run's own `--filter "
-        << markdown_cell(report.run_filter) << "`.\n\n";
+    out << report.left_out_by_filter << " of the baseline's figures " << (report.left_out_by_filter == 1 ? "was" : "were")
+        << " left out by the run's own " << markdown_code("--filter " + report.run_filter, false) << ".\n\n";
   }
   if (!report.unjudged_deciding.empty()) {
-    out << "**" << report.unjudged_deciding.size() << " figures that decide acceptance could not be judged** (no "
-        << "baseline gates them, so they pass whatever they measured):\n\n";
+    const std::size_t unjudged = report.unjudged_deciding.size();
+    out << "**" << counted(unjudged, "figure that decides", "figures that decide")
+        << " acceptance could not be judged** (no baseline gates "
+        << (unjudged == 1 ? "it, so it passes whatever it measured" : "them, so they pass whatever they measured")
+        << "):\n\n";
     for (const UnjudgedFigure& f : report.unjudged_deciding) {
-      out << "- `" << markdown_cell(f.id) << "`: " << markdown_text(f.reason) << "\n";
+      out << "- " << markdown_code(f.id, false) << ": " << markdown_text(f.reason) << "\n";
     }
     out << "\n";
   }
   out << "| verdict | metric | value | expected | unit | change | tolerance | gates at | why | judged by |\n";
   out << "| --- | --- | ---: | ---: | --- | ---: | ---: | ---: | --- | --- |\n";
   for (const MetricVerdict& v : report.verdicts) {
-    out << "| " << to_string(v.kind) << " | `" << markdown_cell(v.id) << "` | " << (v.value ? six_digits(*v.value) : "") << " | "
+    out << "| " << verdict_text(v) << " | " << markdown_code(v.id, true) << " | " << (v.value ? six_digits(*v.value) : "") << " | "
         << (v.expected ? six_digits(*v.expected) : "") << " | " << markdown_cell(v.unit) << " | "
         << change_text(v) << " | "
         << (v.tolerance > 0 ? six_digits(100 * v.tolerance) + " %" : "") << " | "
@@ -56,6 +62,7 @@ void write_check_markdown(const CheckReport& report, std::ostream& out) {
 
 void write_show_markdown(const ShowReport& report, std::ostream& out) {
   out << "### gpubench show\n\n" << markdown_text(describe(report.run)) << "\n";
+  for (const std::string& id : report.remeasured) out << "\n" << kRemeasuredNote << markdown_code(id, false) << "\n";
   if (report.tables.empty()) out << "\nNo metric, failure or skip to show.\n";
   for (const ShowTable& table : report.tables) {
     out << "\n#### " << markdown_text(table.title) << "\n\n|";

@@ -13,6 +13,7 @@
 #include "harness/report/size_segment.hpp"
 #include "harness/results/id_pattern.hpp"
 #include "harness/verdict/sibling_aggregates.hpp"
+#include "harness/verdict/confirmation.hpp"
 
 namespace gpubench {
 namespace {
@@ -441,7 +442,9 @@ const char* to_string(ShowTableKind kind) {
   return "list";
 }
 
-ShowReport show_tables(const ResultsDocument& results, const std::string& path, const std::string& filter) {
+ShowReport show_tables(const ResultsDocument& measured, const std::string& path, const std::string& filter) {
+  // A figure `check --confirm` measured again shows the fresh processes' median, the value check judged.
+  const ResultsDocument results = with_confirmed_values(measured);
   std::optional<IdPattern> pattern;
   try {
     pattern.emplace(filter);
@@ -450,6 +453,9 @@ ShowReport show_tables(const ResultsDocument& results, const std::string& path, 
   }
   ShowReport report;
   report.run = run_label(results, path);
+  for (const Confirmation& c : results.confirmations) {
+    if (!c.measurements.empty() && pattern->matches(c.metric)) report.remeasured.push_back(c.metric);
+  }
   std::vector<Pending> pending;
   for (std::size_t i = 0; i < results.metrics.size(); ++i) {
     if (pattern->matches(results.metrics[i].id)) pending.push_back({i, &results.metrics[i]});

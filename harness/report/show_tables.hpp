@@ -54,9 +54,16 @@ struct ShowTable {
 
 struct ShowReport {
   RunLabel run;
+  // The metrics `check --confirm` measured again: their value is the fresh processes' median (the value check
+  // judged), not the run's first measurement.
+  std::vector<std::string> remeasured;
   std::vector<ShowTable> tables;  // none empty
   ShowTable metrics;  // kind Metrics: every metric shown, in the document's order; columns kShowMetricColumns
 };
+
+// Before each metric `check --confirm` measured again, in every format but CSV.
+inline constexpr const char* kRemeasuredNote =
+    "measured again by check --confirm (the value shown is the fresh processes' median, which check judged): ";
 
 // The columns of ShowReport::metrics, always these and in this order (docs/reports.md describes each).
 inline const std::vector<std::string> kShowMetricColumns = {

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "harness/report/figure_text.hpp"
+#include "harness/report/markdown_code.hpp"
 #include "harness/report/text_table.hpp"
 #include "harness/results/clock_events.hpp"
 #include "harness/watch/shell_command.hpp"
@@ -459,7 +460,7 @@ void write_watch_show_markdown(const WatchShow& show, std::ostream& out) {
       out << "\n";
     }
   };
-  out << "### gpubench show: watch\n\n`" << cell(show.path) << "`\n\n";
+  out << "### gpubench show: watch\n\n" << markdown_code(show.path, false) << "\n\n";
   for (const std::string& line : show.heading) out << "- " << cell(line) << "\n";
   if (!show.gpu_unavailable.empty()) out << "\nNo GPU was sampled: " << cell(show.gpu_unavailable) << "\n";
   for (const WatchGpuShow& g : show.gpus) {
@@ -477,7 +478,7 @@ void write_watch_show_markdown(const WatchShow& show, std::ostream& out) {
       out << "- diagnosis: **" << cell(g.diagnosis->summary) << "**\n";
       for (const WatchFinding& f : g.diagnosis->findings) {
         if (f.outcome == RuleOutcome::Clear) continue;
-        out << "  - " << outcome_mark(f.outcome) << " `" << f.rule << "`: " << cell(f.evidence)
+        out << "  - " << outcome_mark(f.outcome) << " " << markdown_code(f.rule, false) << ": " << cell(f.evidence)
             << (f.fix.empty() ? "" : " Fix: " + cell(f.fix)) << "\n";
       }
     } else if (!g.not_diagnosed.empty()) {

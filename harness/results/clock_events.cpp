@@ -2,6 +2,10 @@
 
 #include <nvml.h>
 
+#include <algorithm>
+#include <iterator>
+#include <stdexcept>
+
 namespace gpubench {
 namespace {
 
@@ -34,6 +38,21 @@ std::vector<std::string> clock_event_names(std::uint64_t reasons) {
   }
   if (reasons & ~known) names.push_back("other");
   return names;
+}
+
+std::uint64_t clock_event_bits(const std::vector<std::string>& names) {
+  std::uint64_t bits = 0;
+  for (const std::string& name : names) {
+    const Reason* reason = std::find_if(std::begin(kReasons), std::end(kReasons), [&](const Reason& r) { return name == r.name; });
+    if (reason != std::end(kReasons)) {
+      bits |= reason->bit;
+    } else if (name == "other") {
+      bits |= std::uint64_t{1} << 63;  // no reason NVML defines
+    } else {
+      throw std::invalid_argument("'" + name + "' is not a clock-event reason gpubench writes");
+    }
+  }
+  return bits;
 }
 
 bool is_throttling(std::uint64_t reasons) {

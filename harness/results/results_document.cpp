@@ -1,10 +1,12 @@
 #include "harness/results/results_document.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 
 #include "harness/results/clock_events.hpp"
 #include "harness/results/input_error.hpp"
+#include "harness/results/other_processes.hpp"
 #include "harness/results/wrong_type_error.hpp"
 
 namespace gpubench {
@@ -135,6 +137,18 @@ Metric metric_from_json(const Reader& r, const json& j, const std::string& path)
     r.expect_object(t, path + "telemetry.");
     if (t.contains("sm_clock_mhz")) m.sm_clock_mhz = r.number(t, "sm_clock_mhz", path + "telemetry.");
     m.throttled = r.optional_bool(t, "throttled", path + "telemetry.");
+    if (t.contains("clock_event_reasons")) {
+      const json& names = t.at("clock_event_reasons");
+      const std::string where = path + "telemetry.clock_event_reasons";
+      if (!names.is_array() || !std::all_of(names.begin(), names.end(), [](const json& n) { return n.is_string(); })) {
+        throw InputError(r.source(), where, "expected an array of reason names");
+      }
+      try {
+        m.clock_event_reasons = clock_event_bits(names.get<std::vector<std::string>>());
+      } catch (const std::invalid_argument& error) {
+        throw InputError(r.source(), where, error.what());
+      }
+    }
   }
   if (j.contains("params") && j.at("params").is_object()) {
     for (const auto& [key, value] : j.at("params").items()) {
@@ -234,6 +248,14 @@ ResultsDocument read_results_document(const json& j, const std::string& source) 
   const Reader r(source);
   if (!j.is_object()) throw InputError(source, "", "not a JSON object", "expected a gpubench results document");
   const std::string schema = r.string(j, "schema", "");
+  if (schema.rfind("gpubench.watch/", 0) == 0 || schema.rfind("gpubench.baseline/", 0) == 0) {
+    const bool watch = schema.rfind("gpubench.watch/", 0) == 0;
+    throw InputError(source, "schema",
+                     "is '" + schema + "': this is " + (watch ? "a watch document" : "a baseline") +
+                         "; `check` (as compare, history and baseline create) takes a results document",
+                     watch ? "give it the results of `gpubench run -o FILE`; `show` and `report` read a watch document"
+                           : "give it the results of `gpubench run -o FILE`, and this baseline with --baseline");
+  }
   if (schema != kResultsSchema) {
     throw InputError(source, "schema", "is '" + schema + "', this gpubench reads '" + kResultsSchema + "'",
                      "use the gpubench release that wrote it, or re-run the benchmarks");
@@ -269,6 +291,11 @@ ResultsDocument read_results_document(const json& j, const std::string& source) 
                             r.optional_number(f, "seconds", path),
                             f.contains("exit_code") ? r.integer(f.at("exit_code"), path + "exit_code", INT_MIN, INT_MAX) : 0,
                             f.value("telemetry", json::object())});
+      if (d.families.back().telemetry.is_object()) {
+        for (const auto& [gpu, telemetry] : d.families.back().telemetry.items()) {
+          other_processes_in(telemetry, source, path + "telemetry." + gpu + ".");  // refused here when malformed
+        }
+      }
     }
   }
   const json& metrics = r.array(j, "metrics", "");

@@ -217,6 +217,14 @@ std::vector<std::string> json_files_under(const std::string& directory, std::vec
   return files;
 }
 
+namespace {
+
+// What to do about an output that cannot be written, said with every such error.
+constexpr const char* kWritablePathAdvice =
+    "give a path in a folder that exists and that you may write to, on a file system with room";
+
+}  // namespace
+
 std::string write_target(const std::string& path) { return final_target(path).string(); }
 
 void write_text_atomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
@@ -241,7 +249,8 @@ void write_text_atomically(const std::string& path, const std::function<void(std
   }
   if (fd < 0) {
     const std::string why = std::strerror(errno);
-    throw OutputError(path, why + (fs::is_directory(folder, error) ? "" : " (no folder " + folder.string() + ")"));
+    throw OutputError(path, why + (fs::is_directory(folder, error) ? "" : " (no folder " + folder.string() + ")") +
+                                "; " + kWritablePathAdvice);
   }
   FileDescriptor file(fd);
   try {
@@ -251,7 +260,7 @@ void write_text_atomically(const std::string& path, const std::function<void(std
     if (std::rename(temporary.c_str(), target.c_str()) != 0) throw std::system_error(errno, std::generic_category());
   } catch (const std::system_error& failure) {
     unlink(temporary.c_str());
-    throw OutputError(path, failure.code().message());
+    throw OutputError(path, failure.code().message() + "; " + kWritablePathAdvice);
   }
   // The rename is durable once the folder is; some file systems cannot fsync a folder, and the file is in place.
   const FileDescriptor directory(open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));

@@ -1,5 +1,7 @@
 #include "harness/runner/telemetry_sampler.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 
 #include "benchmarks/common/nvml_library.hpp"
@@ -54,7 +56,8 @@ nlohmann::json telemetry_json(const std::vector<TelemetrySample>& samples) {
 }
 
 TelemetrySampler::TelemetrySampler(const NvmlLibrary* nvml, std::vector<Target> targets, std::chrono::milliseconds interval)
-    : nvml_(nvml), targets_(std::move(targets)), interval_(interval), samples_(targets_.size()) {}
+    : nvml_(nvml), targets_(std::move(targets)), interval_(interval), samples_(targets_.size()),
+      processes_(targets_.size()) {}
 
 TelemetrySampler::~TelemetrySampler() {
   if (running_) stop();
@@ -64,6 +67,7 @@ void TelemetrySampler::start() {
   if (nvml_ == nullptr || targets_.empty()) return;
   started_ = std::chrono::steady_clock::now();
   for (auto& series : samples_) series.clear();
+  for (auto& seen : processes_) seen.reset();
   running_ = true;
   thread_ = std::thread([this] { loop(); });
 }
@@ -75,8 +79,16 @@ void TelemetrySampler::loop() {
       if (targets_[i].device == nullptr) continue;
       TelemetrySample s = read_telemetry(*nvml_, targets_[i].device);
       s.t = t;
+      const GpuProcessReading listed = read_gpu_processes(*nvml_, targets_[i].device);
+      std::vector<GpuProcess> others;
+      for (const GpuProcess& process : listed.processes.value_or(std::vector<GpuProcess>{})) {
+        if (!started_by(process.pid, static_cast<unsigned>(getpid()))) others.push_back(process);
+      }
       std::lock_guard<std::mutex> lock(mutex_);
       samples_[i].push_back(s);
+      if (!listed.processes) continue;
+      if (!processes_[i]) processes_[i].emplace();
+      tally_processes(*processes_[i], others, t);
     }
     const auto wake = std::chrono::steady_clock::now() + interval_;
     while (running_ && std::chrono::steady_clock::now() < wake) std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -90,7 +102,9 @@ nlohmann::json TelemetrySampler::stop() {
   if (thread_.joinable()) thread_.join();
   std::lock_guard<std::mutex> lock(mutex_);
   for (std::size_t i = 0; i < targets_.size(); ++i) {
-    if (!samples_[i].empty()) out["gpu" + std::to_string(targets_[i].index)] = telemetry_json(samples_[i]);
+    if (samples_[i].empty()) continue;
+    nlohmann::json& gpu = out["gpu" + std::to_string(targets_[i].index)] = telemetry_json(samples_[i]);
+    if (processes_[i]) gpu["processes"] = other_processes_json(*processes_[i]);
   }
   return out;
 }

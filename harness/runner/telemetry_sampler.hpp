@@ -1,16 +1,20 @@
 #pragma once
 // Samples NVML telemetry (SM and memory clocks, temperature, power, clock-event reasons) for a set of GPUs
-// on a background thread while a benchmark family runs.
+// on a background thread while a benchmark family runs, and the other processes NVML lists on each (not gpubench nor
+// a process it started): the cause to name when a figure measured under contention looks like a slower GPU.
 #include <nvml.h>
 
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "harness/results/other_processes.hpp"
 
 namespace gpubench {
 
@@ -44,7 +48,8 @@ class TelemetrySampler {
   TelemetrySampler& operator=(const TelemetrySampler&) = delete;
 
   void start();
-  // Stops sampling and returns {"gpu0": {...}, ...}; empty when NVML is unavailable.
+  // Stops sampling and returns {"gpu0": {...}, ...}, each GPU's with the other processes seen on it where NVML could
+  // list them (`processes`); empty when NVML is unavailable.
   nlohmann::json stop();
 
  private:
@@ -57,6 +62,7 @@ class TelemetrySampler {
   std::thread thread_;
   std::mutex mutex_;
   std::vector<std::vector<TelemetrySample>> samples_;
+  std::vector<std::optional<std::vector<OtherProcess>>> processes_;  // per target; absent until NVML lists them
   std::chrono::steady_clock::time_point started_;
 };
 

@@ -96,4 +96,18 @@ std::vector<ChangePoint> find_change_points(const std::vector<double>& series, c
   return points;
 }
 
+std::size_t fewest_runs_to_find_a_change(const ChangePointOptions& options) {
+  // A few orderings as extreme as the one seen are to be expected, so the count of orderings must be well past
+  // 1 / significance: four times it (C(12, 6) = 924 at 0.01, where C(10, 5) = 252 falls short).
+  const double needed = 4 / options.significance;
+  std::size_t runs = 2 * options.min_segment;
+  const auto orderings = [](std::size_t n) {
+    double count = 1;
+    for (std::size_t k = 1; k <= n / 2; ++k) count = count * static_cast<double>(n - n / 2 + k) / static_cast<double>(k);
+    return count;
+  };
+  while (orderings(runs) < needed) ++runs;
+  return runs;
+}
+
 }  // namespace gpubench

@@ -28,6 +28,11 @@ struct ChangePoint {
 // rejected for want of permutations.
 int permutations_for(double significance);
 
+// The fewest runs in which a change can be found at all: `min_segment` on each side, and enough that the permutation
+// test can reach the significance (an even split of n runs has C(n, n/2) orderings; a p-value at most `significance`
+// needs some hundreds of them at 0.01: 12 runs).
+std::size_t fewest_runs_to_find_a_change(const ChangePointOptions& options);
+
 // Sorted by index.
 std::vector<ChangePoint> find_change_points(const std::vector<double>& series, const ChangePointOptions& options = {});
 

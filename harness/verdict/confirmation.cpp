@@ -7,14 +7,21 @@
 namespace gpubench {
 namespace {
 
-std::string describe(const Metric& pooled, const MetricVerdict& again) {
+// "in 3 fresh processes (the run measured 495.6 TFLOP/s first, a regression there)": the first measurement without a
+// change of its own, so that a row says one change, the one of the value it shows.
+std::string fresh_processes(const Metric& pooled, const MetricVerdict& first) {
   std::ostringstream out;
   out.precision(4);
-  out << "measured again in " << pooled.samples.size() << " fresh process" << (pooled.samples.size() == 1 ? "" : "es")
-      << ": median " << pooled.value << " " << pooled.unit << " (" << (again.change >= 0 ? "+" : "");
-  out.precision(1);
-  out << std::fixed << 100 * again.change << " %)";
+  out << "in " << pooled.samples.size() << " fresh process" << (pooled.samples.size() == 1 ? "" : "es")
+      << " (the run measured " << *first.value << " " << pooled.unit << " first, " << to_string(first.kind) << " there)";
   return out.str();
+}
+
+// A reason without the advice to measure again, which has now been taken.
+std::string without_advice(std::string reason) {
+  const std::size_t advice = reason.find(kMeasureAgainAdvice);
+  if (advice != std::string::npos) reason.erase(advice, std::string(kMeasureAgainAdvice).size());
+  return reason;
 }
 
 }  // namespace
@@ -39,13 +46,26 @@ Metric pooled_measurement(const Confirmation& confirmation) {
   Metric pooled = confirmation.measurements.front();
   pooled.samples.clear();
   pooled.throttled = false;
+  pooled.clock_event_reasons = 0;
   for (const Metric& m : confirmation.measurements) {
     pooled.samples.push_back(m.value);
     pooled.throttled = pooled.throttled || m.throttled;
+    pooled.clock_event_reasons |= m.clock_event_reasons;
   }
   pooled.statistics = summarize(pooled.samples);
   pooled.value = pooled.statistics.median;
   return pooled;
+}
+
+ResultsDocument with_confirmed_values(const ResultsDocument& results) {
+  ResultsDocument confirmed = results;
+  for (const Confirmation& c : results.confirmations) {
+    if (c.measurements.empty()) continue;
+    for (Metric& m : confirmed.metrics) {
+      if (m.id == c.metric) m = pooled_measurement(c);
+    }
+  }
+  return confirmed;
 }
 
 void apply_confirmations(CheckReport& report, const ResultsDocument& results) {
@@ -56,26 +76,29 @@ void apply_confirmations(CheckReport& report, const ResultsDocument& results) {
   for (MetricVerdict& v : report.verdicts) {
     const auto confirmation = confirmations.find(v.id);
     if (!is_suspect(v) || confirmation == confirmations.end() || !v.judged_against) continue;
-    const std::size_t advice = v.reason.find(kMeasureAgainAdvice);
-    if (advice != std::string::npos) v.reason.erase(advice, std::string(kMeasureAgainAdvice).size());
     const Metric pooled = pooled_measurement(*confirmation->second);
     const MetricVerdict again = judge_metric(pooled, v.id, *v.judged_against);
-    // The fresh processes decide the verdict, so theirs is the figure it shows; the first stays beside it.
-    v.first_value = v.value;
+    const MetricVerdict first = v;
+    // The fresh processes decide the verdict, so theirs is the figure it shows, with its change and noise; the first
+    // stays beside it.
+    v.first_value = first.value;
     v.value = pooled.value;
     v.change = again.change;
+    v.noise = again.noise;
+    v.worse = again.worse;
     v.remeasured_processes = static_cast<int>(pooled.samples.size());
     const bool reproduced = again.kind == VerdictKind::Regression;
-    if (v.kind == VerdictKind::Regression && reproduced) {
-      v.reason += "; confirmed, " + describe(pooled, again);
-    } else if (v.kind == VerdictKind::Regression) {
+    const std::string measured_again = fresh_processes(pooled, first);
+    if (first.kind == VerdictKind::Regression && reproduced) {
+      v.reason = without_advice(again.reason) + "; confirmed " + measured_again;
+    } else if (first.kind == VerdictKind::Regression) {
       v.kind = VerdictKind::Noisy;
-      v.reason = "did not reproduce: " + v.reason + "; " + describe(pooled, again) + ", " + to_string(again.kind);
+      v.reason = "did not reproduce " + measured_again + ": " + without_advice(again.reason);
     } else if (reproduced) {
       v.kind = VerdictKind::Regression;
-      v.reason = "confirmed when measured again: " + v.reason + "; " + describe(pooled, again) + ", a regression";
+      v.reason = "confirmed when measured again " + measured_again + ": " + without_advice(again.reason);
     } else {
-      v.reason += "; " + describe(pooled, again) + ", " + to_string(again.kind);
+      v.reason = "measured again " + measured_again + ": " + without_advice(again.reason);
     }
   }
   sort_worst_first(report.verdicts);

@@ -28,6 +28,10 @@ std::vector<std::string> unconfirmed_suspects(const CheckReport& report, const R
 // spread is the spread between processes.
 Metric pooled_measurement(const Confirmation& confirmation);
 
+// The document as check judged it: each metric `check --confirm` measured again replaced by its pooled
+// re-measurement (the value check shows and judges), the first measurement kept in `confirmations`' place.
+ResultsDocument with_confirmed_values(const ResultsDocument& results);
+
 // Re-judges every suspect the document holds re-measurements of: the pooled re-measurement is judged against the
 // baseline entry that judged the suspect. A suspect that is a regression there too is a regression, confirmed.
 // Otherwise a regression turns noisy ("did not reproduce"), and a noisy suspect stays noisy. Each reason says what

@@ -1,7 +1,12 @@
 #include "harness/verdict/history.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
+
+#include "harness/baseline/node_bound_gating.hpp"
+#include "harness/baseline/tolerances.hpp"
+#include "harness/verdict/contention.hpp"
 
 namespace gpubench {
 namespace {
@@ -9,6 +14,15 @@ namespace {
 using nlohmann::json;
 
 std::string text_of(const json& value) { return value.is_string() ? value.get<std::string>() : value.dump(); }
+
+// A node as a person reads it: "vm (GPU-93520, GPU-600b9)", its host and the start of each GPU's UUID.
+std::string node_of(const ResultsDocument& results) {
+  std::vector<std::string> uuids = gpu_uuids_of(results.environment);
+  std::sort(uuids.begin(), uuids.end());
+  std::string gpus;
+  for (const std::string& uuid : uuids) gpus += (gpus.empty() ? "" : ", ") + uuid.substr(0, 12);
+  return results.run.host + (gpus.empty() ? "" : " (" + gpus + ")");
+}
 
 void compare_field(const json& before, const json& after, const std::string& key, const std::string& label,
                    std::vector<std::string>& out) {
@@ -68,17 +82,31 @@ HistoryReport analyse_history(std::vector<SourcedResults> runs, const ChangePoin
     const SourcedResults* run;
     const Metric* metric;
   };
-  std::map<std::pair<std::string, std::string>, std::vector<Point>> series;  // (host, metric)
+  std::map<std::pair<std::string, std::string>, std::vector<Point>> series;  // (node, metric)
+  std::map<std::string, int> nodes;
   for (const SourcedResults& run : runs) {
-    for (const Metric& m : run.results.metrics) series[{run.results.run.host, m.id}].push_back({&run, &m});
+    const std::string node = node_of(run.results);
+    ++nodes[node];
+    for (const Metric& m : run.results.metrics) series[{node, m.id}].push_back({&run, &m});
   }
+  report.nodes = static_cast<int>(nodes.size());
+  report.runs_needed = fewest_runs_to_find_a_change(options);
   for (const auto& [key, points] : series) {
     ++report.series;
+    report.longest_series = std::max(report.longest_series, points.size());
     std::vector<double> values;
     for (const Point& p : points) values.push_back(p.metric->value);
+    const double tolerance = default_tolerance(key.second, points.front().metric->unit);
     for (const ChangePoint& cp : find_change_points(values, options)) {
+      if (std::fabs(cp.relative_change) <= tolerance) {
+        ++report.within_tolerance;
+        continue;
+      }
       HistoryChange change;
-      change.host = key.first;
+      change.host = points[cp.index].run->results.run.host;
+      change.node = key.first;
+      change.tolerance = tolerance;
+      change.contention = contention_during(points[cp.index].run->results, *points[cp.index].metric);
       change.metric = key.second;
       change.unit = points[cp.index].metric->unit;
       change.index = cp.index;

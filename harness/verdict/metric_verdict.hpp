@@ -53,6 +53,8 @@ struct MetricVerdict {
   // After `check --confirm`: what the run measured first; `value` and `change` are then the fresh processes' median.
   std::optional<double> first_value;
   int remeasured_processes = 0;
+  // Another process on its GPU while its family ran, as a person reads it (contention.hpp); "" when none was seen.
+  std::string contention;
 };
 
 // A figure that decides acceptance (the catalogue's acceptance figures) and that no baseline judged: shown as

@@ -332,9 +332,9 @@ class BadInput(TemporaryFolder, RefusesInput, unittest.TestCase):
             report = json.loads(result.stdout)
             judged = next(m for m in report["metrics"] if m["id"] == write["id"])
             self.assertEqual(judged["verdict"], verdict, judged["reason"])
-            self.assertIn("measured again in 3 fresh processes", judged["reason"])
+            self.assertIn(" in 3 fresh processes (the run measured ", judged["reason"])
             if verdict == "noisy":
-                self.assertTrue(judged["reason"].startswith("did not reproduce: "), judged["reason"])
+                self.assertTrue(judged["reason"].startswith("did not reproduce in 3 fresh processes"), judged["reason"])
                 self.assertEqual(report["counts"]["regression"], 0)
             if code is not None:
                 self.assertEqual(result.returncode, code, result.stderr)

@@ -141,14 +141,18 @@ class AgainstAnotherRun(TemporaryFolder, unittest.TestCase):
         self.assertEqual(result.returncode, 1)
         self.assertEqual([m["id"] for m in report["metrics"] if m["verdict"] == "regression"], [GEMM_GPU0])
 
-    def test_rules_made_on_the_runs_node_gate_its_host_figures(self):
-        # baseline.json there was made on the nights' own node: a host-bound figure gates with its spread.
+    def test_host_figures_are_not_judged_against_one_run_even_by_rules_made_on_its_node(self):
+        # baseline.json there was made on the nights' own node and knows their spread between runs, but the one run
+        # they are judged against is a single draw from it (#43: 2.6 x between these nights on cudaMalloc of 256 MiB).
         rules = os.path.join(NIGHTS, "baseline.json")
         result = run("check", self.night(3), "--against", self.night(1), "--baseline", rules, "--json")
         report = json.loads(result.stdout)
         self.assertEqual(report["rules"], rules)
-        host_bound = {m["id"]: m for m in report["metrics"] if m["id"].startswith(("launch/", "sync/host_"))}
-        self.assertTrue(any(m["verdict"] != "informational" for m in host_bound.values()), host_bound)
+        host_bound = {m["id"]: m for m in report["metrics"] if HOST_BOUND.match(m["id"])}
+        self.assertTrue(host_bound)
+        for metric in host_bound.values():
+            self.assertEqual(metric["verdict"], "informational", metric["id"])
+            self.assertIn("one run cannot tell a change from the next process", metric["reason"])
 
     def test_without_a_baseline_of_the_kind_host_figures_are_not_judged_against_one_run(self):
         empty = os.path.join(self.tmp, "no_baselines")

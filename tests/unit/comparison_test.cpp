@@ -113,11 +113,15 @@ TEST(Comparison, SumsOverANodesGpusAreKnownByTheirIds) {
   EXPECT_FALSE(summed_over_the_nodes_gpus("memory/ce_all_to_one/gpu0/bandwidth")) << "only p2p's patterns";
 }
 
-// Per family and for all: directions counted, and the geometric mean of the ratios taken so that above 1 is better.
+// Per family and for all: directions counted, clear changes as check --against judges them (no baseline here: the
+// family's default tolerance and the repetitions), and the geometric mean of the ratios taken so that above 1 is
+// better, without the figures that measure the host, which are not judged against one run.
 TEST(Comparison, EachLaterRunIsSummarisedPerFamily) {
   const auto document = [](std::vector<std::pair<std::string, Metric>> metrics) {
     SourcedResults run;
+    run.path = "run.json";
     run.results.run.devices = {0};
+    run.results.environment["gpus"] = {{{"index", 0}, {"name", "NVIDIA H200"}, {"uuid", "GPU-1"}}};
     for (auto& [id, metric] : metrics) {
       metric.id = id;
       run.results.metrics.push_back(metric);
@@ -125,27 +129,36 @@ TEST(Comparison, EachLaterRunIsSummarisedPerFamily) {
     return run;
   };
   const std::vector<SourcedResults> runs = {
-      document({{"memory/read/gpu0/bandwidth", measured(Better::Higher, {100, 100, 100})},
-                {"memory/write/gpu0/bandwidth", measured(Better::Higher, {100, 100, 100})},
-                {"launch/plain/gpu0/latency", measured(Better::Lower, {10, 10, 10})}}),
-      document({{"memory/read/gpu0/bandwidth", measured(Better::Higher, {200, 200, 200})},
-                {"memory/write/gpu0/bandwidth", measured(Better::Higher, {100, 100, 100})},
-                {"launch/plain/gpu0/latency", measured(Better::Lower, {20, 20, 20})}})};
+      document({{"memory/read/1GiB/gpu0/bandwidth", measured(Better::Higher, {100, 100, 100})},
+                {"memory/write/1GiB/gpu0/bandwidth", measured(Better::Higher, {100, 100, 100})},
+                {"gemm/fp32/8192x8192x8192/gpu0/tflops", measured(Better::Higher, {50, 50, 50})},
+                {"launch/launch_to_start/gpu0/latency", measured(Better::Lower, {10, 10, 10})}}),
+      document({{"memory/read/1GiB/gpu0/bandwidth", measured(Better::Higher, {200, 200, 200})},
+                {"memory/write/1GiB/gpu0/bandwidth", measured(Better::Higher, {100, 100, 100})},
+                {"gemm/fp32/8192x8192x8192/gpu0/tflops", measured(Better::Higher, {25, 25, 25})},
+                {"launch/launch_to_start/gpu0/latency", measured(Better::Lower, {20, 20, 20})}})};
   const Comparison c = compare_runs(runs, "", "metric");
   ASSERT_EQ(c.summaries.size(), 1u);
   const std::vector<FamilySummary>& families = c.summaries[0].families;
-  ASSERT_EQ(families.size(), 3u);
-  EXPECT_EQ(families[0].family, "launch");
-  EXPECT_EQ(families[0].worse, 1);
-  EXPECT_EQ(families[0].clearly_worse, 1) << "apart";
-  EXPECT_NEAR(*families[0].geomean_gain, 0.5, 1e-12) << "twice the latency is half as good";
-  EXPECT_EQ(families[1].family, "memory");
-  EXPECT_EQ(families[1].better, 1);
-  EXPECT_EQ(families[1].same, 1);
-  EXPECT_NEAR(*families[1].geomean_gain, std::sqrt(2.0), 1e-12);
-  EXPECT_EQ(families[2].family, "all");
-  EXPECT_EQ(families[2].metrics, 3);
-  EXPECT_NEAR(*families[2].geomean_gain, 1.0, 1e-12) << "(2 x 1 x 0.5)^(1/3)";
+  ASSERT_EQ(families.size(), 4u);
+  EXPECT_EQ(families[0].family, "gemm");
+  EXPECT_EQ(families[0].clearly_worse, 1) << "half the TFLOP/s, past the 5 % tolerance and the repetitions";
+  EXPECT_NEAR(*families[0].geomean_gain, 0.5, 1e-12);
+  EXPECT_EQ(families[1].family, "launch");
+  EXPECT_EQ(families[1].worse, 1);
+  EXPECT_EQ(families[1].clearly_worse, 0) << "twice the latency, but one run cannot judge the host";
+  EXPECT_EQ(families[1].host_bound, 1);
+  EXPECT_FALSE(families[1].geomean_gain);
+  EXPECT_EQ(families[2].family, "memory");
+  EXPECT_EQ(families[2].better, 1);
+  EXPECT_EQ(families[2].clearly_better, 1);
+  EXPECT_EQ(families[2].same, 1);
+  EXPECT_NEAR(*families[2].geomean_gain, std::sqrt(2.0), 1e-12);
+  EXPECT_EQ(families[3].family, "all");
+  EXPECT_EQ(families[3].metrics, 4);
+  EXPECT_EQ(families[3].host_bound, 1);
+  EXPECT_NEAR(*families[3].geomean_gain, 1.0, 1e-12) << "(2 x 1 x 0.5)^(1/3), the latency left out";
+  EXPECT_TRUE(c.summaries[0].same_node);
 }
 
 }  // namespace

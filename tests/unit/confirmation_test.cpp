@@ -80,7 +80,10 @@ TEST(Confirmation, ARegressionNotYetMeasuredAgainIsASuspect) {
 TEST(Confirmation, ARegressionThatReproducesStands) {
   const CheckReport report = judged_after_measuring_again({3905, 3898, 3902});
   ASSERT_EQ(report.verdicts[0].kind, VerdictKind::Regression);
-  EXPECT_NE(report.verdicts[0].reason.find("confirmed, measured again in 3 fresh processes: median 3902 GB/s (-10.5 %)"),
+  // One change per reason, the one of the value shown (the fresh processes' median); the first without one.
+  EXPECT_EQ(report.verdicts[0].reason.rfind("-10.5 % against 4360 GB/s: ", 0), 0u) << report.verdicts[0].reason;
+  EXPECT_NE(report.verdicts[0].reason.find("; confirmed in 3 fresh processes (the run measured 3900 GB/s first, "
+                                           "regression there)"),
             std::string::npos)
       << report.verdicts[0].reason;
   EXPECT_FALSE(report.passed());
@@ -89,8 +92,9 @@ TEST(Confirmation, ARegressionThatReproducesStands) {
 TEST(Confirmation, ARegressionThatDoesNotReproduceIsNoisyAndPasses) {
   const CheckReport report = judged_after_measuring_again({4355, 4362, 4349});  // the first was one slow process
   ASSERT_EQ(report.verdicts[0].kind, VerdictKind::Noisy);
-  EXPECT_EQ(report.verdicts[0].reason.rfind("did not reproduce: ", 0), 0u) << report.verdicts[0].reason;
-  EXPECT_NE(report.verdicts[0].reason.find("median 4355 GB/s (-0.1 %), pass"), std::string::npos) << report.verdicts[0].reason;
+  EXPECT_EQ(report.verdicts[0].reason,
+            "did not reproduce in 3 fresh processes (the run measured 3900 GB/s first, regression there): -0.1 % "
+            "against 4360 GB/s, within the 3.0 % tolerance");
   // The fresh processes decide, so the verdict shows their median, with the first measurement beside it.
   EXPECT_EQ(*report.verdicts[0].value, 4355);
   EXPECT_EQ(*report.verdicts[0].first_value, 3900);
@@ -143,15 +147,22 @@ CheckReport noisy_run_judged_after_measuring_again(std::initializer_list<double>
 TEST(Confirmation, ANoisySlowdownThatEveryFreshProcessShowsIsARegression) {
   const CheckReport report = noisy_run_judged_after_measuring_again({4190, 4205, 4198});
   ASSERT_EQ(report.verdicts[0].kind, VerdictKind::Regression) << report.verdicts[0].reason;
-  EXPECT_EQ(report.verdicts[0].reason.rfind("confirmed when measured again: ", 0), 0u) << report.verdicts[0].reason;
-  EXPECT_NE(report.verdicts[0].reason.find("median 4198 GB/s (-3.7 %), a regression"), std::string::npos) << report.verdicts[0].reason;
+  EXPECT_EQ(report.verdicts[0].reason.rfind("confirmed when measured again in 3 fresh processes (the run measured 4200 "
+                                            "GB/s first, noisy there): -3.7 % against 4360 GB/s: past the tolerance",
+                                            0),
+            0u)
+      << report.verdicts[0].reason;
+  EXPECT_TRUE(report.verdicts[0].worse);
   EXPECT_FALSE(report.passed());
 }
 
 TEST(Confirmation, ANoisySlowdownThatFreshProcessesDoNotShowStaysNoisy) {
   const CheckReport report = noisy_run_judged_after_measuring_again({4355, 4362, 4349});
   ASSERT_EQ(report.verdicts[0].kind, VerdictKind::Noisy);
-  EXPECT_NE(report.verdicts[0].reason.find("median 4355 GB/s (-0.1 %), pass"), std::string::npos) << report.verdicts[0].reason;
+  EXPECT_NE(report.verdicts[0].reason.find("(the run measured 4200 GB/s first, noisy there): -0.1 % against 4360 GB/s, "
+                                           "within"),
+            std::string::npos)
+      << report.verdicts[0].reason;
   EXPECT_EQ(report.verdicts[0].reason.find("measure it again"), std::string::npos) << "it was: " << report.verdicts[0].reason;
   EXPECT_TRUE(report.passed());
 }
@@ -189,7 +200,7 @@ TEST(Confirmation, OnAnH200AHealthyRunPassedAndAHeavyLoadWasAConfirmedRegression
   EXPECT_EQ(verdict_of(heavy, kFp8).kind, VerdictKind::Regression) << verdict_of(heavy, kFp8).reason;
   EXPECT_TRUE(verdict_of(heavy, kFp8).gated_at->set_by_noise);
   EXPECT_EQ(verdict_of(heavy, kBf16).kind, VerdictKind::Regression);
-  EXPECT_NE(verdict_of(heavy, kBf16).reason.find("; confirmed, measured again in 2 fresh processes"), std::string::npos)
+  EXPECT_NE(verdict_of(heavy, kBf16).reason.find("; confirmed in 2 fresh processes"), std::string::npos)
       << verdict_of(heavy, kBf16).reason;
 }
 

@@ -2,6 +2,7 @@
 // names nvml.h gives them (nvmlInit is nvmlInit_v2 there), answering from FakeNvmlControl.
 #include "tests/unit/fake_nvml/fake_nvml.hpp"
 
+#include <cstdio>
 #include <cstring>
 
 struct nvmlDevice_st {
@@ -23,6 +24,17 @@ nvmlDevice_st the_device;
 nvmlReturn_t status(const char* call) {
   const auto it = control.failing.find(call);
   return it == control.failing.end() ? NVML_SUCCESS : it->second;
+}
+
+// NVML's two-call protocol: the count when the caller's room is short, else the list.
+nvmlReturn_t list_processes(const std::vector<nvmlProcessInfo_t>& processes, unsigned int* count, nvmlProcessInfo_t* infos) {
+  if (*count < processes.size()) {
+    *count = static_cast<unsigned int>(processes.size());
+    return NVML_ERROR_INSUFFICIENT_SIZE;
+  }
+  *count = static_cast<unsigned int>(processes.size());
+  for (std::size_t i = 0; i < processes.size(); ++i) infos[i] = processes[i];
+  return NVML_SUCCESS;
 }
 
 }  // namespace
@@ -213,6 +225,23 @@ nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t, nvmlMemoryErrorType_t typ
   if (const nvmlReturn_t s = status("nvmlDeviceGetTotalEccErrors")) return s;
   if (counter != NVML_VOLATILE_ECC) return NVML_ERROR_INVALID_ARGUMENT;
   *count = type == NVML_MEMORY_ERROR_TYPE_CORRECTED ? control.ecc_corrected : control.ecc_uncorrected;
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetComputeRunningProcesses(nvmlDevice_t, unsigned int* count, nvmlProcessInfo_t* infos) {
+  if (const nvmlReturn_t s = status("nvmlDeviceGetComputeRunningProcesses")) return s;
+  return list_processes(control.compute_processes, count, infos);
+}
+
+nvmlReturn_t nvmlDeviceGetGraphicsRunningProcesses(nvmlDevice_t, unsigned int* count, nvmlProcessInfo_t* infos) {
+  if (const nvmlReturn_t s = status("nvmlDeviceGetGraphicsRunningProcesses")) return s;
+  return list_processes(control.graphics_processes, count, infos);
+}
+
+nvmlReturn_t nvmlSystemGetProcessName(unsigned int pid, char* name, unsigned int length) {
+  const auto found = control.process_names.find(pid);
+  if (found == control.process_names.end()) return NVML_ERROR_NOT_FOUND;
+  std::snprintf(name, length, "%s", found->second.c_str());
   return NVML_SUCCESS;
 }
 

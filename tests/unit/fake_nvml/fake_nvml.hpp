@@ -42,6 +42,11 @@ struct FakeNvmlControl {
   std::deque<unsigned long long> pending_xids;
   unsigned long long ecc_corrected = 3, ecc_uncorrected = 0;
   int event_sets = 0;  // alive
+
+  // The processes on the GPU, and the names nvmlSystemGetProcessName gives (a pid without one: NVML_ERROR_NOT_FOUND).
+  std::vector<nvmlProcessInfo_t> compute_processes;
+  std::vector<nvmlProcessInfo_t> graphics_processes;
+  std::map<unsigned int, std::string> process_names;
 };
 
 extern "C" FakeNvmlControl* fake_nvml_control();

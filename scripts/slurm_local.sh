@@ -73,11 +73,11 @@ if [ "${action}" = stop ]; then stop; exit 0; fi
 if [ -n "${bundle}" ]; then
   bundle="$(cd "${bundle}" && pwd)" || die "no bundle folder ${bundle}"
   root="${bundle}/root"
-  [ -x "${root}/usr/sbin/slurmctld-wlm" ] || die "${bundle} is not a bundle of scripts/slurm_offline_bundle.sh (no root/usr/sbin/slurmctld-wlm)"
+  [ -x "${root}/usr/sbin/slurmctld" ] || die "${bundle} is not a bundle of scripts/slurm_offline_bundle.sh (no root/usr/sbin/slurmctld)"
   bin="${root}/usr/bin"
-  slurmctld="${root}/usr/sbin/slurmctld-wlm"
-  slurmd="${root}/usr/sbin/slurmd-wlm"
-  slurmstepd="${root}/usr/sbin/slurmstepd-wlm"
+  slurmctld="${root}/usr/sbin/slurmctld"
+  slurmd="${root}/usr/sbin/slurmd"
+  slurmstepd="${root}/usr/sbin/slurmstepd"
   munged="${root}/usr/sbin/munged"
   plugins="${root}/usr/lib/x86_64-linux-gnu/slurm-wlm"
   # The bundle's mpi/pmix plugin opens the bundle's PMIx (Debian's, the version it was built with) through this

@@ -85,8 +85,10 @@ if [ -n "${bundle}" ]; then
   pmix_link="$(cat "${bundle}/pmix-link")"
   if [ -e "${pmix_link}" ] && [ ! -L "${pmix_link}" ]; then die "${pmix_link} exists and is not a link: cannot point it at the bundle's PMIx"; fi
   ln -sfn "${root}/usr/lib/x86_64-linux-gnu/pmix2/lib" "${pmix_link}"
-  # PMIx's own components, from the bundle rather than its compiled-in folder.
+  # PMIx's own components, from the bundle rather than its compiled-in folder: for the daemons (slurmstepd inherits
+  # slurmd's environment), not written to env.sh, so that jobs' own MPI keeps the machine's PMIx and components.
   export PMIX_MCA_mca_base_component_path="${root}/usr/lib/x86_64-linux-gnu/pmix2/lib/pmix"
+  export PMIX_PKGLIBDIR="${PMIX_MCA_mca_base_component_path}" PMIX_LIBDIR="${root}/usr/lib/x86_64-linux-gnu/pmix2/lib"
 else
   bin=/usr/bin
   slurmctld=/usr/sbin/slurmctld
@@ -177,7 +179,6 @@ export SLURM_CONF="${dir}/etc/slurm.conf"
 export PATH="${bin}:\${PATH}"
 sacct-line() { sacct --completion --noheader --parsable2 --format=JobID,JobName,Partition,NodeList,State,ExitCode,Start,End --jobs "\$1"; }
 EOF
-[ -n "${bundle}" ] && echo "export PMIX_MCA_mca_base_component_path=\"${PMIX_MCA_mca_base_component_path}\"" >>"${dir}/env.sh"
 
 # --- start ------------------------------------------------------------------------------------------------------
 export SLURM_CONF="${dir}/etc/slurm.conf"

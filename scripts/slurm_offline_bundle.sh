@@ -23,7 +23,7 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bundle="${1:-${repo}/.slurm-bundle}"
 say() { printf '[slurm_bundle] %s\n' "$*"; }
 die() { printf '[slurm_bundle] error: %s\n' "$*" >&2; exit 1; }
-command -v apt-get >/dev/null && command -v dpkg >/dev/null || die "needs apt-get and dpkg (a Debian-like machine)"
+{ command -v apt-get >/dev/null && command -v dpkg >/dev/null; } || die "needs apt-get and dpkg (a Debian-like machine)"
 [ "$(dpkg --print-architecture)" = amd64 ] || die "makes an x86-64 bundle: run it on an amd64 machine"
 
 packages=(slurmctld slurmd slurm-client slurm-wlm-basic-plugins munge libmunge2 libpmix2)
@@ -46,6 +46,7 @@ fetch() {  # PACKAGE... into the bundle's root, each once
   done
   for deb in "${work}/debs"/*.deb; do
     dpkg -x "${deb}" "${bundle}/root"
+    # shellcheck disable=SC2016  # dpkg-deb's own fields, not the shell's
     dpkg-deb --show --showformat='${Package} ${Version}\n' "${deb}" >>"${bundle}/PACKAGES"
     mv "${deb}" "${work}/"
   done

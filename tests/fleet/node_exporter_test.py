@@ -148,7 +148,7 @@ class TheTextfileCollector(unittest.TestCase):
             self.assertIsNotNone(value(found, gauge), gauge)
         self.assertEqual(value(found, "gpubench_watch_running"), 0)  # the job ended: watch said so last
         for name in ("gpubench.prom", "gpubench_watch.prom"):
-            self.assertIsNotNone(value(found, "node_textfile_mtime_seconds", f'file="{name}"'), name)
+            self.assertIsNotNone(value(found, "node_textfile_mtime_seconds", f'/{name}"'), name)
 
     def test_a_broken_file_is_a_scrape_error(self):
         self.check()

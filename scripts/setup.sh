@@ -12,6 +12,7 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${repo}/build"
 nvml_wheel_version_cu13="13.0.87"   # matches CUDA 13.0; only the header is used
 nvml_wheel_version_cu12="12.9.79"
+kubernetes_validate_version="1.37.0"  # Job schemas of Kubernetes 1.30 to 1.37, as tests/fleet pins them
 do_build=1
 
 for arg in "$@"; do
@@ -60,6 +61,12 @@ python3 -c 'import prometheus_client' >/dev/null 2>&1 || missing+=(python3-prome
 # MPI builds gpubench-mpi, the one-process-per-GPU mode used across nodes (CMake skips it without MPI).
 # A compile probe, since an mpicxx wrapper can outlive the headers it points at.
 printf '#include <mpi.h>\nint main() { return 0; }\n' | mpicxx -x c++ - -o /dev/null >/dev/null 2>&1 || missing+=(libopenmpi-dev)
+# The fleet examples' tests run them on the real thing (tests/fleet): a one-node Slurm (scripts/slurm_local.sh; the
+# daemons are started by the tests, never by this script) and Prometheus's node_exporter reading gpubench's files.
+[ -x /usr/sbin/slurmctld ] && [ -x /usr/sbin/slurmd ] || missing+=(slurmctld slurmd)
+command -v sbatch  >/dev/null 2>&1 || missing+=(slurm-client)
+[ -x /usr/sbin/munged ] || missing+=(munge)
+command -v prometheus-node-exporter >/dev/null 2>&1 || command -v node_exporter >/dev/null 2>&1 || missing+=(prometheus-node-exporter)
 if [ "${#missing[@]}" -gt 0 ]; then
   command -v apt-get >/dev/null 2>&1 || die "missing ${missing[*]} and no apt-get to install them; install them by hand"
   sudo_cmd=""
@@ -73,6 +80,13 @@ fi
 if ! python3 -c 'import prometheus_client' >/dev/null 2>&1; then
   say "installing prometheus_client from PyPI for $(command -v python3), which does not see Debian's"
   python3 -m pip install -q prometheus_client
+fi
+
+# The Kubernetes Job is validated against the JSON schemas of real Kubernetes releases that this package carries
+# (tests/fleet/kubernetes_job_test.py; offline once installed).
+if ! python3 -c 'import kubernetes_validate' >/dev/null 2>&1; then
+  say "installing kubernetes-validate from PyPI for $(command -v python3)"
+  python3 -m pip install -q "kubernetes-validate==${kubernetes_validate_version}"
 fi
 
 # `gpubench report`'s test draws the page in headless Chromium. It may not be had (Ubuntu has Chromium as a snap

@@ -95,7 +95,7 @@ if [ "${#fleet_packages[@]}" -gt 0 ] && command -v apt-get >/dev/null 2>&1; then
 fi
 if ! python3 -c 'import kubernetes_validate' >/dev/null 2>&1; then
   say "installing kubernetes-validate from PyPI for $(command -v python3) (for tests/fleet)"
-  python3 -m pip install -q "kubernetes-validate==${kubernetes_validate_version}" ||
+  python3 -m pip install -q --retries 1 --timeout 20 "kubernetes-validate==${kubernetes_validate_version}" ||
     say "kubernetes-validate could not be installed; the Kubernetes schema test is skipped here"
 fi
 

@@ -173,6 +173,14 @@ NodeName=${node} NodeAddr=127.0.0.1 CPUs=${cpus}${gres_line} State=UNKNOWN
 PartitionName=local Nodes=${node} Default=YES MaxTime=INFINITE State=UP
 EOF
 
+# slurmd loads a cgroup plugin whatever the configuration uses (here none: proctrack/pgid, task/none). Under cgroup
+# v2 it would ask systemd, over D-Bus, for a scope for slurmstepd; a machine without systemd (a VM or container) has
+# none to ask, so it makes the scope itself.
+cat >"${dir}/etc/cgroup.conf" <<EOF
+CgroupPlugin=autodetect
+IgnoreSystemd=yes
+EOF
+
 cat >"${dir}/env.sh" <<EOF
 # Written by scripts/slurm_local.sh: source it to use the cluster in ${dir}.
 export SLURM_CONF="${dir}/etc/slurm.conf"

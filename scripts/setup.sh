@@ -12,6 +12,7 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${repo}/build"
 nvml_wheel_version_cu13="13.0.87"   # matches CUDA 13.0; only the header is used
 nvml_wheel_version_cu12="12.9.79"
+kubernetes_validate_version="1.37.0"  # Job schemas of Kubernetes 1.30 to 1.37, as tests/fleet pins them
 do_build=1
 
 for arg in "$@"; do
@@ -73,6 +74,29 @@ fi
 if ! python3 -c 'import prometheus_client' >/dev/null 2>&1; then
   say "installing prometheus_client from PyPI for $(command -v python3), which does not see Debian's"
   python3 -m pip install -q prometheus_client
+fi
+
+# The fleet examples' tests run them on the real thing (tests/fleet): a one-node Slurm (scripts/slurm_local.sh; the
+# tests start and stop its daemons, this script never does), Prometheus's node_exporter reading gpubench's files, and
+# the Kubernetes Job against the JSON schemas of real Kubernetes releases that kubernetes-validate carries (offline
+# once installed). Best effort, like Chromium below: a machine that reaches no registry (a lent GPU node) still
+# builds, and those tests say they were skipped and why, except in CI, where they fail.
+fleet_packages=()
+{ [ -x /usr/sbin/slurmctld ] && [ -x /usr/sbin/slurmd ]; } || fleet_packages+=(slurmctld slurmd)
+command -v sbatch >/dev/null 2>&1 || fleet_packages+=(slurm-client)
+[ -x /usr/sbin/munged ] || fleet_packages+=(munge)
+command -v prometheus-node-exporter >/dev/null 2>&1 || command -v node_exporter >/dev/null 2>&1 || fleet_packages+=(prometheus-node-exporter)
+if [ "${#fleet_packages[@]}" -gt 0 ] && command -v apt-get >/dev/null 2>&1; then
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  say "installing ${fleet_packages[*]} (for tests/fleet)"
+  { ${sudo_cmd} apt-get update -qq && DEBIAN_FRONTEND=noninteractive ${sudo_cmd} apt-get install -y -qq --no-install-recommends "${fleet_packages[@]}" >/dev/null; } ||
+    say "${fleet_packages[*]} could not be installed; the fleet tests that need them are skipped here"
+fi
+if ! python3 -c 'import kubernetes_validate' >/dev/null 2>&1; then
+  say "installing kubernetes-validate from PyPI for $(command -v python3) (for tests/fleet)"
+  python3 -m pip install -q --retries 1 --timeout 20 "kubernetes-validate==${kubernetes_validate_version}" ||
+    say "kubernetes-validate could not be installed; the Kubernetes schema test is skipped here"
 fi
 
 # `gpubench report`'s test draws the page in headless Chromium. It may not be had (Ubuntu has Chromium as a snap

@@ -1,4 +1,4 @@
-#include "harness/report/watch_report.hpp"
+#include "harness/report/watch/watch_report.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -10,7 +10,7 @@
 
 #include "harness/report/html_report.hpp"
 #include "harness/report/thinned_series.hpp"
-#include "harness/report/watch_show.hpp"
+#include "harness/report/watch/watch_show.hpp"
 
 namespace gpubench {
 namespace {

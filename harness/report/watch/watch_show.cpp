@@ -1,4 +1,4 @@
-#include "harness/report/watch_show.hpp"
+#include "harness/report/watch/watch_show.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -15,12 +15,6 @@ namespace {
 
 using namespace watch_detail;
 
-// Utilisation counted as busy, for judging the PCIe link under load (own choice).
-constexpr double kUtilizationBusy = 0.50;
-// Tensor pipes under 5 % with the FP32 or FP16 pipes at 20 % or more: the math runs, but not on Tensor Cores
-// (own choice).
-constexpr double kTensorIdle = 0.05;
-constexpr double kMathPipeBusy = 0.20;
 constexpr double kMemoryNearlyFull = 0.95;  // own choice: 5 % headroom (7 GiB of an H200's 141 GiB)
 // Thermal, hardware and power-brake slowdowns count from a tenth of the samples; the software power cap, which
 // sustained heavy loads reach by design, only from most of them (own choices).
@@ -52,6 +46,9 @@ std::string evidence_without_outcome(const WatchFinding& finding) {
                                                                   : finding.evidence;
 }
 
+// The rules below read alike on purpose: a Rule (name and the source of its threshold), the tally of the samples
+// that can judge its condition, its evidence, and the verdict of most samples. What they share is written once in
+// detail/rule_support (Rule, tally, median); what is left is each rule's own condition, evidence and fix.
 WatchFinding tensor_cores_idle(const RuleInput& in) {
   const Rule rule{"tensor_cores_idle",
                   "DCGM: SM activity 0.8 or more for a compute-bound load; tensor pipes under 5 % with "

@@ -145,8 +145,8 @@ std::vector<ReportChart> gpu_charts(const WatchDocument& d, const GpuTimeline& g
   }
 
   ReportChart links = lines("PCIe and NVLink (GB/s)", "GB/s",
-                            {{"PCIe into the GPU (payload)", field(&GpuSample::pcie_rx_gbps, kWatchPciePayload)},
-                             {"PCIe from the GPU (payload)", field(&GpuSample::pcie_tx_gbps, kWatchPciePayload)},
+                            {{"PCIe into the GPU (payload)", field(&GpuSample::pcie_rx_gbps, kPcieLinkPayloadShare)},
+                             {"PCIe from the GPU (payload)", field(&GpuSample::pcie_tx_gbps, kPcieLinkPayloadShare)},
                              {"NVLink out", field(&GpuSample::nvlink_tx_gbps)},
                              {"NVLink in", field(&GpuSample::nvlink_rx_gbps)}});
   if (ceilings) {

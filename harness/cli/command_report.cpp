@@ -13,7 +13,7 @@
 #include "harness/cli/results_folder.hpp"
 #include "harness/report/html_report.hpp"
 #include "harness/report/report_charts.hpp"
-#include "harness/report/watch_report.hpp"
+#include "harness/report/watch/watch_report.hpp"
 #include "harness/results/results_io.hpp"
 #include "harness/watch/watch_document.hpp"
 

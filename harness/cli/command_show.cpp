@@ -12,7 +12,7 @@
 #include "harness/report/json_report.hpp"
 #include "harness/report/markdown_report.hpp"
 #include "harness/report/show_tables.hpp"
-#include "harness/report/watch_show.hpp"
+#include "harness/report/watch/watch_show.hpp"
 #include "harness/results/input_error.hpp"
 #include "harness/results/results_io.hpp"
 #include "harness/watch/watch_document.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// Exit codes of every gpubench command (README.md, under Commands): 0 all good; 1 a regression, a failed check or an
+// Exit codes of every gpubench command (docs/commands/README.md): 0 all good; 1 a regression, a failed check or an
 // unhealthy GPU; 2 bad usage or a bad input file; 3 no usable GPU or driver; 130 stopped by SIGINT or SIGTERM
 // before it had an answer (a command that reads many files stops between two).
 #include <stdexcept>

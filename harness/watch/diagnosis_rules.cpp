@@ -15,18 +15,10 @@ namespace {
 
 using namespace watch_detail;
 
-// Utilisation counted as busy, for judging the PCIe link under load (own choice).
-constexpr double kUtilizationBusy = 0.50;
-// Tensor pipes under 5 % with the FP32 or FP16 pipes at 20 % or more: the math runs, but not on Tensor Cores
-// (own choice).
-constexpr double kTensorIdle = 0.05;
-constexpr double kMathPipeBusy = 0.20;
 constexpr double kMemoryNearlyFull = 0.95;  // own choice: 5 % headroom (7 GiB of an H200's 141 GiB)
 // Thermal, hardware and power-brake slowdowns count from a tenth of the samples; the software power cap, which
 // sustained heavy loads reach by design, only from most of them (own choices).
 constexpr double kSlowdownShare = 0.10;
-
-constexpr const char* kGpmAdvice = "NVML GPM metrics need a Hopper or later GPU and a driver that supports them";
 
 }  // namespace
 
@@ -54,18 +46,20 @@ std::string evidence_without_outcome(const WatchFinding& finding) {
                                                                   : finding.evidence;
 }
 
+// The rules below read alike on purpose: a Rule (name and the source of its threshold), the tally of the samples
+// that can judge its condition, its evidence, and the verdict of most samples. What they share is written once in
+// detail/rule_support (Rule, tally, median); what is left is each rule's own condition, evidence and fix.
 WatchFinding tensor_cores_idle(const RuleInput& in) {
-  constexpr const char* rule = "tensor_cores_idle";
-  constexpr const char* source = "DCGM: SM activity 0.8 or more for a compute-bound load; tensor pipes under 5 % with "
-                                 "FP32/FP16 pipes at 20 % or more is gpubench's choice";
+  const Rule rule{"tensor_cores_idle",
+                  "DCGM: SM activity 0.8 or more for a compute-bound load; tensor pipes under 5 % with "
+                  "FP32/FP16 pipes at 20 % or more is gpubench's choice"};
   const Tally t = tally(in.gpu.samples, [](const GpuSample& s) -> std::optional<bool> {
     if (!s.sm_active || !s.tensor_active || !s.fp32_active) return std::nullopt;
     const double math = std::max(*s.fp32_active, s.fp16_active.value_or(0));
     return *s.sm_active >= kSmActiveComputeBound && *s.tensor_active < kTensorIdle && math >= kMathPipeBusy;
   });
   if (!t.enough()) {
-    return finding(rule, RuleOutcome::CouldNotRun,
-                   too_little(t, "SM, tensor and FP32 pipe activity (GPM)") + "; " + kGpmAdvice, "", source);
+    return rule.too_few(t, "SM, tensor and FP32 pipe activity (GPM)", true);
   }
   std::string evidence = "compute-bound (SM activity " + percent(kSmActiveComputeBound) +
                          "+) with tensor pipes under " + percent(kTensorIdle) + " and FP32/FP16 pipes at " +
@@ -77,24 +71,23 @@ WatchFinding tensor_cores_idle(const RuleInput& in) {
     evidence += "; this GPU measured " + fixed(fp32->second.value, 0) + " TFLOP/s in FP32 GEMM and " +
                 fixed(bf16->second.value, 0) + " in BF16 on Tensor Cores";
   }
-  return finding(rule, t.majority() ? RuleOutcome::Fired : RuleOutcome::Clear, evidence,
-                 "Run the matrix math on Tensor Cores: TF32 for FP32 models (torch.backends.cuda.matmul.allow_tf32, "
-                 "CUBLAS_TF32_TENSOR_OP_MATH) or mixed precision (torch.autocast with BF16); keep GEMM dimensions "
-                 "multiples of 8 (16 for FP8)",
-                 source);
+  return rule.judged(t, evidence,
+                     "Run the matrix math on Tensor Cores: TF32 for FP32 models "
+                     "(torch.backends.cuda.matmul.allow_tf32, CUBLAS_TF32_TENSOR_OP_MATH) or mixed precision "
+                     "(torch.autocast with BF16); keep GEMM dimensions multiples of 8 (16 for FP8)");
 }
 
 WatchFinding memory_bandwidth_bound(const RuleInput& in) {
-  constexpr const char* rule = "memory_bandwidth_bound";
-  constexpr const char* source = "DRAM bandwidth (DCGM_FI_PROF_DRAM_ACTIVE x theoretical peak) at 80 % or more of "
-                                 "this node's measured HBM bandwidth: gpubench's choice";
+  const Rule rule{"memory_bandwidth_bound",
+                  "DRAM bandwidth (DCGM_FI_PROF_DRAM_ACTIVE x theoretical peak) at 80 % or more of "
+                  "this node's measured HBM bandwidth: gpubench's choice"};
   if (!in.ceilings.hbm_gbps) {
-    return finding(rule, RuleOutcome::CouldNotRun, "could not run: the ceilings have no memory/read or "
-                   "memory/triad 1GiB figure for GPU " + std::to_string(in.gpu.index), "", source);
+    return rule.not_run("the ceilings have no memory/read or memory/triad 1GiB figure for GPU " +
+                        std::to_string(in.gpu.index));
   }
   if (!in.gpu.dram_peak_gbps) {
-    return finding(rule, RuleOutcome::CouldNotRun, "could not run: the timeline lacks the GPU's theoretical DRAM "
-                   "bandwidth (dram_peak_gbps), which turns DRAM activity into GB/s", "", source);
+    return rule.not_run("the timeline lacks the GPU's theoretical DRAM bandwidth (dram_peak_gbps), which turns DRAM "
+                        "activity into GB/s");
   }
   const double peak = *in.gpu.dram_peak_gbps, ceiling = in.ceilings.hbm_gbps->value;
   const Tally t = tally(in.gpu.samples, [&](const GpuSample& s) -> std::optional<bool> {
@@ -102,31 +95,28 @@ WatchFinding memory_bandwidth_bound(const RuleInput& in) {
     return *s.dram_active * peak >= kNearCeiling * ceiling;
   });
   if (!t.enough()) {
-    return finding(rule, RuleOutcome::CouldNotRun, too_little(t, "DRAM activity (GPM)") + "; " + kGpmAdvice, "",
-                   source);
+    return rule.too_few(t, "DRAM activity (GPM)", true);
   }
   const std::string evidence = "DRAM traffic at " + percent(kNearCeiling) + "+ of the measured " + gbps(ceiling) +
                                " (" + in.ceilings.hbm_gbps->metric + ") in " + t.counts() + "; median " +
                                gbps(*median(in.gpu.samples, &GpuSample::dram_active) * peak);
-  return finding(rule, t.majority() ? RuleOutcome::Fired : RuleOutcome::Clear, evidence,
-                 "The job moves bytes as fast as this GPU's HBM allows, so it speeds up only by moving fewer: fuse "
-                 "element-wise kernels (torch.compile), keep activations in BF16/FP8, reuse data on chip (larger "
-                 "tiles or batches); Nsight Compute's memory workload analysis shows which kernels",
-                 source);
+  return rule.judged(t, evidence,
+                     "The job moves bytes as fast as this GPU's HBM allows, so it speeds up only by moving fewer: fuse "
+                     "element-wise kernels (torch.compile), keep activations in BF16/FP8, reuse data on chip (larger "
+                     "tiles or batches); Nsight Compute's memory workload analysis shows which kernels");
 }
 
 WatchFinding many_small_kernels(const RuleInput& in) {
-  constexpr const char* rule = "many_small_kernels";
-  constexpr const char* source = "DCGM: SM activity under 0.5 is ineffective use; kernels running 80 %+ of the time "
-                                 "(NVML utilisation less the share copies explain) beside it is gpubench's choice";
+  const Rule rule{"many_small_kernels",
+                  "DCGM: SM activity under 0.5 is ineffective use; kernels running 80 %+ of the time "
+                  "(NVML utilisation less the share copies explain) beside it is gpubench's choice"};
   const Tally t = tally(in.gpu.samples, [&](const GpuSample& s) -> std::optional<bool> {
     const std::optional<double> kernels = kernel_utilization(s, in.gpu, in.ceilings);
     if (!kernels || !s.sm_active) return std::nullopt;
     return *kernels >= kKernelsBackToBack && *s.sm_active < kSmActiveLow;
   });
   if (!t.enough()) {
-    return finding(rule, RuleOutcome::CouldNotRun, too_little(t, "utilisation and SM activity (GPM)") + "; " +
-                   kGpmAdvice, "", source);
+    return rule.too_few(t, "utilisation and SM activity (GPM)", true);
   }
   std::vector<double> kernels;
   for (const GpuSample& s : in.gpu.samples) {
@@ -137,36 +127,33 @@ WatchFinding many_small_kernels(const RuleInput& in) {
                                ": they run back to back but fill few SMs; median kernel time " +
                                percent(*median_of(kernels)) + ", SM activity " +
                                percent(*median(in.gpu.samples, &GpuSample::sm_active));
-  return finding(rule, t.majority() ? RuleOutcome::Fired : RuleOutcome::Clear, evidence,
-                 "The GPU runs small kernels one after another: fuse them (torch.compile), give each more work "
-                 "(larger batches or tiles), and capture the sequence in a CUDA Graph to close the gaps between "
-                 "launches; Nsight Systems shows the kernels and their sizes",
-                 source);
+  return rule.judged(t, evidence,
+                     "The GPU runs small kernels one after another: fuse them (torch.compile), give each more work "
+                     "(larger batches or tiles), and capture the sequence in a CUDA Graph to close the gaps between "
+                     "launches; Nsight Systems shows the kernels and their sizes");
 }
 
 WatchFinding memory_nearly_full(const RuleInput& in) {
-  constexpr const char* rule = "memory_nearly_full";
-  constexpr const char* source = "95 % of the GPU's memory used: gpubench's choice";
+  const Rule rule{"memory_nearly_full", "95 % of the GPU's memory used: gpubench's choice"};
   const Tally t = tally(in.gpu.samples, [](const GpuSample& s) -> std::optional<bool> {
     if (!s.memory_used_gib || !s.memory_total_gib || *s.memory_total_gib <= 0) return std::nullopt;
     return *s.memory_used_gib >= kMemoryNearlyFull * *s.memory_total_gib;
   });
-  if (!t.enough()) return finding(rule, RuleOutcome::CouldNotRun, too_little(t, "memory used and total"), "", source);
+  if (!t.enough()) return rule.too_few(t, "memory used and total");
   const std::string evidence = "memory " + percent(kMemoryNearlyFull) + "+ full in " + t.counts() + "; median " +
                                fixed(*median(in.gpu.samples, &GpuSample::memory_used_gib), 1) + " of " +
                                fixed(*median(in.gpu.samples, &GpuSample::memory_total_gib), 1) + " GiB used";
-  return finding(rule, t.majority() ? RuleOutcome::Fired : RuleOutcome::Clear, evidence,
-                 "Little headroom: check whether the framework only reserves it (JAX preallocates 75 %, PyTorch's "
-                 "caching allocator keeps freed blocks: torch.cuda.memory_allocated); if the job needs it, lower the "
-                 "batch, checkpoint activations, or set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
-                 source);
+  return rule.judged(t, evidence,
+                     "Little headroom: check whether the framework only reserves it (JAX preallocates 75 %, PyTorch's "
+                     "caching allocator keeps freed blocks: torch.cuda.memory_allocated); if the job needs it, lower "
+                     "the batch, checkpoint activations, or set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True");
 }
 
 WatchFinding thermal_or_power_slowdown(const RuleInput& in) {
-  constexpr const char* rule = "thermal_or_power_slowdown";
-  constexpr const char* source = "NVML's clock-event reasons (not a fixed temperature); a tenth of the samples for "
-                                 "thermal/hardware slowdowns, most of them for the power cap with the enforced limit "
-                                 "below the board's default: gpubench's choice";
+  const Rule rule{"thermal_or_power_slowdown",
+                  "NVML's clock-event reasons (not a fixed temperature); a tenth of the samples for "
+                  "thermal/hardware slowdowns, most of them for the power cap with the enforced limit "
+                  "below the board's default: gpubench's choice"};
   std::size_t slowed = 0, capped = 0;
   std::vector<std::string> seen;
   const Tally t = tally(in.gpu.samples, [&](const GpuSample& s) -> std::optional<bool> {
@@ -184,7 +171,7 @@ WatchFinding thermal_or_power_slowdown(const RuleInput& in) {
     capped += cap;
     return slowdown || cap;
   });
-  if (!t.enough()) return finding(rule, RuleOutcome::CouldNotRun, too_little(t, "clock-event reasons"), "", source);
+  if (!t.enough()) return rule.too_few(t, "clock-event reasons");
   const bool fired_slowdown = slowed >= kSlowdownShare * t.readable;
   // At the board's default limit the power cap is how a dense load runs on this class of GPU, and this node's
   // ceilings were measured under it: the cap is a finding only where the limit was lowered.
@@ -223,18 +210,18 @@ WatchFinding thermal_or_power_slowdown(const RuleInput& in) {
                     "`nvidia-smi -i PCI_BUS_ID -pl " + fixed(*board_default, 0) +
                     "` (a node-level cap in the BMC can also lower it)"
                   : "";
-  return finding(rule, fired_slowdown || fired_cap ? RuleOutcome::Fired : RuleOutcome::Clear, evidence, fix, source);
+  return rule.ended(fired_slowdown || fired_cap ? RuleOutcome::Fired : RuleOutcome::Clear, evidence, fix);
 }
 
 WatchFinding host_transfers_at_ceiling(const RuleInput& in) {
-  constexpr const char* rule = "host_transfers_at_ceiling";
-  constexpr const char* source = "GPM PCIe bytes (DCGM_FI_PROF_PCIE_RX/TX_BYTES, link bytes x 55/58.9 for payload, "
-                                 "measured on an H200) at 80 % of the measured pinned ceiling, or within 0.8-1.25x "
-                                 "the pageable one: gpubench's choice";
+  const Rule rule{"host_transfers_at_ceiling",
+                  "GPM PCIe bytes (DCGM_FI_PROF_PCIE_RX/TX_BYTES, link bytes x 55/58.9 for payload, "
+                  "measured on an H200) at 80 % of the measured pinned ceiling, or within 0.8-1.25x "
+                  "the pageable one: gpubench's choice"};
   const GpuCeilings& c = in.ceilings;
   if (!c.h2d_pinned_gbps || !c.d2h_pinned_gbps) {
-    return finding(rule, RuleOutcome::CouldNotRun, "could not run: the ceilings have no pcie/h2d and "
-                   "pcie/d2h pinned 1GiB figures for GPU " + std::to_string(in.gpu.index), "", source);
+    return rule.not_run("the ceilings have no pcie/h2d and pcie/d2h pinned 1GiB figures for GPU " +
+                        std::to_string(in.gpu.index));
   }
   struct Direction {
     const char* name;
@@ -256,8 +243,7 @@ WatchFinding host_transfers_at_ceiling(const RuleInput& in) {
       return level == PcieLevel::Pinned;
     });
     if (!pinned.enough()) {
-      return finding(rule, RuleOutcome::CouldNotRun, too_little(pinned, "PCIe bytes (GPM)") + "; " + kGpmAdvice, "",
-                     source);
+      return rule.too_few(pinned, "PCIe bytes (GPM)", true);
     }
     const double payload = *median(in.gpu.samples, d.link) * kPcieLinkPayloadShare;
     evidence += std::string(evidence.empty() ? "" : "; ") + d.name + ": median " + gbps(payload) + " payload, at " +
@@ -277,16 +263,15 @@ WatchFinding host_transfers_at_ceiling(const RuleInput& in) {
       }
     }
   }
-  return finding(rule, fired ? RuleOutcome::Fired : RuleOutcome::Clear, evidence, fix, source);
+  return rule.ended(fired ? RuleOutcome::Fired : RuleOutcome::Clear, evidence, fix);
 }
 
 WatchFinding nvlink_near_ceiling(const RuleInput& in) {
-  constexpr const char* rule = "nvlink_near_ceiling";
-  constexpr const char* source = "GPM NVLink bytes (DCGM_FI_PROF_NVLINK_RX/TX_BYTES) at 80 % or more of this node's "
-                                 "measured P2P copy-engine bandwidth (p2p/ce_unidir/1GiB): gpubench's choice";
+  const Rule rule{"nvlink_near_ceiling",
+                  "GPM NVLink bytes (DCGM_FI_PROF_NVLINK_RX/TX_BYTES) at 80 % or more of this node's "
+                  "measured P2P copy-engine bandwidth (p2p/ce_unidir/1GiB): gpubench's choice"};
   if (in.ceilings.p2p_out_gbps.empty()) {
-    return finding(rule, RuleOutcome::CouldNotRun, "could not run: the ceilings have no p2p/ce_unidir 1GiB "
-                   "figure from GPU " + std::to_string(in.gpu.index), "", source);
+    return rule.not_run("the ceilings have no p2p/ce_unidir 1GiB figure from GPU " + std::to_string(in.gpu.index));
   }
   const Ceiling* best = nullptr;
   for (const auto& peer : in.ceilings.p2p_out_gbps) {
@@ -294,25 +279,23 @@ WatchFinding nvlink_near_ceiling(const RuleInput& in) {
   }
   const Tally t = tally(in.gpu.samples, [&](const GpuSample& s) { return nvlink_at_ceiling(s, in.ceilings); });
   if (!t.enough()) {
-    return finding(rule, RuleOutcome::CouldNotRun, too_little(t, "NVLink bytes (GPM)") + "; " + kGpmAdvice, "", source);
+    return rule.too_few(t, "NVLink bytes (GPM)", true);
   }
   const std::string evidence = "NVLink traffic one way at " + percent(kNearCeiling) + "+ of the measured " +
                                gbps(best->value) + " (" + best->metric + ") in " + t.counts() + "; median sent " +
                                gbps(*median(in.gpu.samples, &GpuSample::nvlink_tx_gbps)) + ", received " +
                                gbps(*median(in.gpu.samples, &GpuSample::nvlink_rx_gbps));
-  return finding(rule, t.majority() ? RuleOutcome::Fired : RuleOutcome::Clear, evidence,
-                 "Communication between GPUs runs at the link's ceiling: overlap it with compute (DDP bucket size, "
-                 "FSDP prefetch), communicate in BF16, or lower the tensor-parallel degree",
-                 source);
+  return rule.judged(t, evidence,
+                     "Communication between GPUs runs at the link's ceiling: overlap it with compute (DDP bucket size, "
+                     "FSDP prefetch), communicate in BF16, or lower the tensor-parallel degree");
 }
 
 WatchFinding pcie_link_degraded(const RuleInput& in) {
-  constexpr const char* rule = "pcie_link_degraded";
-  constexpr const char* source = "NVML's current PCIe generation and width below the maximum while the GPU is busy "
-                                 "(utilisation 50 %+: links train down when idle to save power): gpubench's choice";
+  const Rule rule{"pcie_link_degraded",
+                  "NVML's current PCIe generation and width below the maximum while the GPU is busy "
+                  "(utilisation 50 %+: links train down when idle to save power): gpubench's choice"};
   if (!in.gpu.pcie_max_gen || !in.gpu.pcie_max_width) {
-    return finding(rule, RuleOutcome::CouldNotRun, "could not run: the timeline lacks the link's maximum generation "
-                   "and width", "", source);
+    return rule.not_run("the timeline lacks the link's maximum generation and width");
   }
   std::vector<GpuSample> busy;
   for (const GpuSample& s : in.gpu.samples) {
@@ -326,22 +309,20 @@ WatchFinding pcie_link_degraded(const RuleInput& in) {
     return degraded;
   });
   if (!t.enough()) {
-    return finding(rule, RuleOutcome::CouldNotRun,
-                   too_little(t, "PCIe generation and width with the GPU busy (utilisation 50 %+)"), "", source);
+    return rule.too_few(t, "PCIe generation and width with the GPU busy (utilisation 50 %+)");
   }
   const std::string maximum =
       "Gen" + std::to_string(*in.gpu.pcie_max_gen) + " x" + std::to_string(*in.gpu.pcie_max_width);
   const std::string evidence = "link below its maximum " + maximum + (below.empty() ? "" : " (" + below + ")") +
                                " in " + t.counts() + " taken with the GPU busy";
-  return finding(rule, t.majority() ? RuleOutcome::Fired : RuleOutcome::Clear, evidence,
-                 "Reseat the card or its riser and check the slot's BIOS settings; compare LnkSta with LnkCap in "
-                 "`lspci -vv`, and run `gpubench doctor`",
-                 source);
+  return rule.judged(t, evidence,
+                     "Reseat the card or its riser and check the slot's BIOS settings; compare LnkSta with LnkCap in "
+                     "`lspci -vv`, and run `gpubench doctor`");
 }
 
 WatchFinding xid_or_ecc_events(const RuleInput& in) {
-  constexpr const char* rule = "xid_or_ecc_events";
-  constexpr const char* source = "NVML's Xid events and ECC counters during the job: any one counts";
+  const Rule rule{"xid_or_ecc_events",
+                  "NVML's Xid events and ECC counters during the job: any one counts"};
   std::string evidence;
   bool xid = false, uncorrected = false;
   std::size_t count = 0;
@@ -355,23 +336,20 @@ WatchFinding xid_or_ecc_events(const RuleInput& in) {
                 (e.detail.empty() ? "" : " (" + e.detail + ")");
   }
   if (count == 0 && !in.gpu.events_unwatched.empty()) {
-    return finding(rule, RuleOutcome::CouldNotRun, in.gpu.events_unwatched, "", source);
+    return rule.ended(RuleOutcome::CouldNotRun, in.gpu.events_unwatched);
   }
-  if (count == 0) return finding(rule, RuleOutcome::Clear, "no Xid or ECC events during the job", "", source);
+  if (count == 0) return rule.ended(RuleOutcome::Clear, "no Xid or ECC events during the job");
   const std::string fix =
       xid ? "Look the Xid up in NVIDIA's Xid catalogue (`gpubench doctor` reads the kernel log and names it); "
             "drain the GPU if it repeats"
       : uncorrected ? "Drain the GPU: check row remapping (nvidia-smi -q -d ROW_REMAPPER) and reset it; replace it "
                       "if remapping failed"
                     : "Corrected errors cost little now; watch the count, as a growing one precedes row remapping";
-  return finding(rule, RuleOutcome::Fired, std::to_string(count) + " event(s): " + evidence, fix, source);
+  return rule.ended(RuleOutcome::Fired, std::to_string(count) + " event(s): " + evidence, fix);
 }
 
 GpuDiagnosis diagnose_gpu(const WatchTimeline& job, const GpuTimeline& gpu, const GpuCeilings& ceilings) {
-  const bool gpm = tally(gpu.samples, [](const GpuSample& s) -> std::optional<bool> {
-                     if (!s.sm_active) return std::nullopt;
-                     return true;
-                   }).enough();
+  const bool gpm = has_gpm(gpu.samples);
   GpuDiagnosis diagnosis;
   diagnosis.gpu = gpu.index;
   diagnosis.steady = steady_part(gpu, gpm);

@@ -25,6 +25,12 @@ inline constexpr double kKernelsBackToBack = 0.80;
 // Bandwidths counted as at a measured ceiling: 80 % of it (own choice; the ceilings are already what this node
 // reaches, about 92 % of an H200's theoretical HBM bandwidth).
 inline constexpr double kNearCeiling = 0.80;
+// Utilisation counted as busy, for judging the PCIe link under load (own choice).
+inline constexpr double kUtilizationBusy = 0.50;
+// Tensor pipes under 5 % with the FP32 or FP16 pipes at 20 % or more: the math runs, but not on Tensor Cores
+// (own choice).
+inline constexpr double kTensorIdle = 0.05;
+inline constexpr double kMathPipeBusy = 0.20;
 // A rate counted as at the pageable ceiling: within 0.8 to 1.25 times it (own choice).
 inline constexpr double kPageableBandLow = 0.80;
 inline constexpr double kPageableBandHigh = 1.25;

@@ -102,15 +102,12 @@ WaitAdvice wait_advice(std::optional<WaitKind> kind) {
 }  // namespace
 
 WatchFinding gpu_starved(const RuleInput& in) {
-  constexpr const char* rule = "gpu_starved";
-  const bool gpm = tally(in.gpu.samples, [](const GpuSample& s) -> std::optional<bool> {
-                     if (!s.sm_active) return std::nullopt;
-                     return true;
-                   }).enough();
-  const char* source = gpm ? "DCGM: SM activity under 0.5 likely indicates ineffective GPU use; the host's share of "
-                             "a core and the threads' waits (thread states, system calls) say why"
-                           : "field guide: GPU utilisation under 30 % for long stretches (no GPM: NVML utilisation); "
-                             "the host's share of a core and the threads' waits say why";
+  const bool gpm = has_gpm(in.gpu.samples);
+  const Rule rule{"gpu_starved",
+                  gpm ? "DCGM: SM activity under 0.5 likely indicates ineffective GPU use; the host's share of a core "
+                        "and the threads' waits (thread states, system calls) say why"
+                      : "field guide: GPU utilisation under 30 % for long stretches (no GPM: NVML utilisation); the "
+                        "host's share of a core and the threads' waits say why"};
   // Per idle sample, what the host showed; the waits of those that waited, and each wait's detail once.
   std::array<std::size_t, 3> causes{};
   std::size_t with_host = 0, explained_by_copies = 0;
@@ -149,27 +146,25 @@ WatchFinding gpu_starved(const RuleInput& in) {
     return true;
   });
   const std::string activity_name = gpm ? "SM activity (DCGM_FI_PROF_SM_ACTIVE)" : "GPU utilisation (NVML)";
-  if (!t.enough()) return finding(rule, RuleOutcome::CouldNotRun, too_little(t, activity_name), "", source);
+  if (!t.enough()) return rule.too_few(t, activity_name);
   const std::string threshold = percent(gpm ? kSmActiveLow : kUtilizationLow);
   const std::string copies_note =
       explained_by_copies == 0 ? ""
                                : "; " + std::to_string(explained_by_copies) +
                                      " samples with idle SMs are left to the link rules (copies at a ceiling)";
   if (!t.majority()) {
-    return finding(rule, RuleOutcome::Clear,
-                   activity_name + " under " + threshold + " in " + t.counts() + "; median " +
-                       percent(*median(in.gpu.samples, gpm ? &GpuSample::sm_active : &GpuSample::utilization)) +
-                       copies_note,
-                   "", source);
+    return rule.ended(RuleOutcome::Clear,
+                      activity_name + " under " + threshold + " in " + t.counts() + "; median " +
+                          percent(*median(in.gpu.samples, gpm ? &GpuSample::sm_active : &GpuSample::utilization)) +
+                          copies_note);
   }
   std::string evidence = "the GPU sat idle: " + activity_name + " under " + threshold + " (median " +
                          percent(*median_of(idle_activity)) + ") in " + t.counts() + copies_note;
   if (with_host == 0) {
-    return finding(rule, RuleOutcome::Fired,
-                   evidence + "; no host sample of the job beside them, so why is not known",
-                   "See what the job's host processes do while the GPU waits (`top -H -p PID`, `py-spy dump --pid "
-                   "PID`)",
-                   source, "unknown");
+    return rule.ended(RuleOutcome::Fired, evidence + "; no host sample of the job beside them, so why is not known",
+                      "See what the job's host processes do while the GPU waits (`top -H -p PID`, `py-spy dump "
+                      "--pid PID`)",
+                      "unknown");
   }
   // The cause most idle samples showed.
   std::size_t top = 0;
@@ -236,7 +231,7 @@ WatchFinding gpu_starved(const RuleInput& in) {
       break;
     }
   }
-  return finding(rule, RuleOutcome::Fired, evidence, fix, source, cause_id);
+  return rule.ended(RuleOutcome::Fired, evidence, fix, cause_id);
 }
 
 }  // namespace gpubench

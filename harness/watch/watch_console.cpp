@@ -4,14 +4,11 @@
 #include <cmath>
 #include <cstdio>
 
+#include "harness/watch/gpu_activity.hpp"
 #include "harness/watch/shell_command.hpp"
 
 namespace gpubench {
 namespace {
-
-// GPM's PCIe counters count link bytes, headers included; the payload is 55/58.9 of them (measured on an H200,
-// issue #31), as diagnosis_rules.cpp holds them against the copy ceilings.
-constexpr double kPayloadPerLinkByte = 55.0 / 58.9;
 
 struct Colours {
   bool on = false;
@@ -92,11 +89,11 @@ std::string watch_rates_text(const GpuTimeline& gpu, const GpuCeilings* ceilings
                                      "this GPU measured"));
   }
   if (const auto rx = median(gpu, &GpuSample::pcie_rx_gbps)) {
-    parts.push_back("PCIe to the GPU " + against(*rx * kPayloadPerLinkByte, ceilings ? ceilings->h2d_pinned_gbps : std::nullopt,
+    parts.push_back("PCIe to the GPU " + against(*rx * kPcieLinkPayloadShare, ceilings ? ceilings->h2d_pinned_gbps : std::nullopt,
                                                "of pinned copies measured"));
   }
   if (const auto tx = median(gpu, &GpuSample::pcie_tx_gbps)) {
-    parts.push_back("from it " + against(*tx * kPayloadPerLinkByte, ceilings ? ceilings->d2h_pinned_gbps : std::nullopt,
+    parts.push_back("from it " + against(*tx * kPcieLinkPayloadShare, ceilings ? ceilings->d2h_pinned_gbps : std::nullopt,
                                          "of pinned copies measured"));
   }
   const auto nv_tx = median(gpu, &GpuSample::nvlink_tx_gbps), nv_rx = median(gpu, &GpuSample::nvlink_rx_gbps);

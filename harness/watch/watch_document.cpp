@@ -78,6 +78,19 @@ json gpm_json(const std::map<int, std::string>& gpm) {
   return out;
 }
 
+// What the document and its diagnosis alone (--json FILE) both hold: how the job ended, which GPUs were diagnosed
+// against which ceilings, and the diagnosis.
+void add_diagnosis_fields(const WatchDocument& d, json& out) {
+  if (d.job) out["job"] = job_json(*d.job);
+  if (!d.stopped_by.empty()) out["stopped_by"] = d.stopped_by;
+  if (!d.gpu_unavailable.empty()) out["gpu_unavailable"] = d.gpu_unavailable;
+  out["gpm_unavailable"] = gpm_json(d.gpm_unavailable);
+  out["diagnosed_gpus"] = d.diagnosed_gpus;
+  out["diagnosed_gpus_basis"] = d.diagnosed_gpus_basis;
+  out["ceilings"] = ceilings_json(d.ceilings);
+  out["diagnosis"] = diagnoses_json(d.diagnosis);
+}
+
 // The fields beside the timeline; each names its path when it is of the wrong kind.
 class Reader {
  public:
@@ -202,32 +215,18 @@ json to_json(const WatchDocument& d) {
   out["finished_at"] = d.finished_at;
   out["duration_s"] = d.duration_s;
   out["mode"] = d.mode;
-  if (d.job) out["job"] = job_json(*d.job);
-  if (!d.stopped_by.empty()) out["stopped_by"] = d.stopped_by;
   out["gpu_identities"] = json::array();
   for (const WatchedGpuIdentity& g : d.gpu_identities) {
     out["gpu_identities"].push_back({{"index", g.index}, {"uuid", g.uuid}, {"pci_bus_id", g.pci_bus_id}});
   }
-  if (!d.gpu_unavailable.empty()) out["gpu_unavailable"] = d.gpu_unavailable;
-  out["gpm_unavailable"] = gpm_json(d.gpm_unavailable);
-  out["diagnosed_gpus"] = d.diagnosed_gpus;
-  out["diagnosed_gpus_basis"] = d.diagnosed_gpus_basis;
-  out["ceilings"] = ceilings_json(d.ceilings);
-  out["diagnosis"] = diagnoses_json(d.diagnosis);
+  add_diagnosis_fields(d, out);
   return out;
 }
 
 json diagnosis_json(const WatchDocument& d) {
   json out{{"schema", "gpubench.watch-diagnosis/1"}, {"command", d.timeline.command}, {"hostname", d.hostname},
            {"started_at", d.started_at}, {"duration_s", d.duration_s}, {"mode", d.mode}};
-  if (d.job) out["job"] = job_json(*d.job);
-  if (!d.stopped_by.empty()) out["stopped_by"] = d.stopped_by;
-  if (!d.gpu_unavailable.empty()) out["gpu_unavailable"] = d.gpu_unavailable;
-  out["gpm_unavailable"] = gpm_json(d.gpm_unavailable);
-  out["diagnosed_gpus"] = d.diagnosed_gpus;
-  out["diagnosed_gpus_basis"] = d.diagnosed_gpus_basis;
-  out["ceilings"] = ceilings_json(d.ceilings);
-  out["diagnosis"] = diagnoses_json(d.diagnosis);
+  add_diagnosis_fields(d, out);
   return out;
 }
 

@@ -99,6 +99,12 @@ class Reader {
   std::optional<double> optional_number(const json& object, const std::string& key, const std::string& path) const {
     return object.contains(key) ? std::optional<double>(non_negative(object.at(key), path + key)) : std::nullopt;
   }
+  std::string optional_text(const json& object, const std::string& key, const std::string& path) const {
+    const auto it = object.find(key);
+    if (it == object.end()) return "";
+    if (!it->is_string()) fail(path + key, "expected text");
+    return it->get<std::string>();
+  }
   [[noreturn]] void fail(const std::string& path, const std::string& problem) const {
     throw InputError(source_, path, problem);
   }
@@ -138,10 +144,7 @@ GpuTimeline read_gpu(const Reader& read, const json& object, const std::string& 
   gpu.slowdown_temperature_c = read.optional_number(object, "slowdown_temperature_c", path);
   gpu.power_limit_w = read.optional_number(object, "power_limit_w", path);
   gpu.default_power_limit_w = read.optional_number(object, "default_power_limit_w", path);
-  if (const auto unwatched = object.find("events_unwatched"); unwatched != object.end()) {
-    if (!unwatched->is_string()) read.fail(path + "events_unwatched", "expected text");
-    gpu.events_unwatched = unwatched->get<std::string>();
-  }
+  gpu.events_unwatched = read.optional_text(object, "events_unwatched", path);
   const json& samples = read.array(object, "samples", path);
   for (std::size_t i = 0; i < samples.size(); ++i) {
     const std::string where = path + "samples[" + std::to_string(i) + "].";
@@ -171,10 +174,7 @@ HostSample::Threads read_threads(const Reader& read, const json& object, const s
     }
     threads.waits[kind] = read.whole(n, path + "waits." + kind);
   }
-  if (const auto detail = object.find("wait_detail"); detail != object.end()) {
-    if (!detail->is_string()) read.fail(path + "wait_detail", "expected text");
-    threads.wait_detail = detail->get<std::string>();
-  }
+  threads.wait_detail = read.optional_text(object, "wait_detail", path);
   return threads;
 }
 

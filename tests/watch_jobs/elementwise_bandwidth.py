@@ -13,17 +13,14 @@ Rule that should fire: memory_bandwidth_bound (fix: fuse the element-wise kernel
 usage: python3 tests/watch_jobs/elementwise_bandwidth.py [--seconds 20] [--gib 1]
 Prints `throughput <GB/s> GB/s` at the end: the bytes the kernels must read and write per second (10^9 bytes).
 """
-import argparse
-import time
-
 import torch
+
+from job_loop import options, run_timed
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=20.0, help="how long to run (default 20)")
-    parser.add_argument("--gib", type=float, default=1.0, help="size of each of the three tensors, GiB (default 1)")
-    args = parser.parse_args()
+    args = options(__doc__, lambda parser: parser.add_argument(
+        "--gib", type=float, default=1.0, help="size of each of the three tensors, GiB (default 1)"))
 
     count = int(args.gib * 2 ** 30) // 4
     a = torch.rand(count, device="cuda", dtype=torch.float32)
@@ -44,14 +41,11 @@ def main():
         chain()
     torch.cuda.synchronize()
 
-    moved = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < args.seconds:
-        for _ in range(8):
-            moved += chain()
+    def step():
+        moved = sum(chain() for _ in range(8))
         torch.cuda.synchronize()
-    elapsed = time.perf_counter() - start
-    print(f"throughput {moved / elapsed / 1e9:.1f} GB/s", flush=True)
+        return moved / 1e9
+    run_timed(args.seconds, step, "GB/s")
 
 
 if __name__ == "__main__":

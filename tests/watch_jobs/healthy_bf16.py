@@ -11,35 +11,17 @@ clock-event reasons: a sustained GEMM on a power-capped GPU reaches it by design
 usage: python3 tests/watch_jobs/healthy_bf16.py [--seconds 20] [--size 8192]
 Prints `throughput <TFLOP/s> TFLOP/s` at the end: the BF16 products' rate over the timed part.
 """
-import argparse
-import time
-
 import torch
+
+from job_loop import options, run_square_products
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=20.0, help="how long to run (default 20)")
-    parser.add_argument("--size", type=int, default=8192, help="the matrices' side (default 8192)")
-    args = parser.parse_args()
+    args = options(__doc__, lambda parser: parser.add_argument(
+        "--size", type=int, default=8192, help="the matrices' side (default 8192)"))
 
-    n = args.size
-    a = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
-    b = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
-    c = torch.empty_like(a)
-    for _ in range(5):  # warm-up: cuBLAS's choice of kernel, the clocks up
-        torch.matmul(a, b, out=c)
-    torch.cuda.synchronize()
-
-    products = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < args.seconds:
-        for _ in range(16):  # about 20 ms of work queued at once: the GPU never waits for Python
-            torch.matmul(a, b, out=c)
-        products += 16
-        torch.cuda.synchronize()
-    elapsed = time.perf_counter() - start
-    print(f"throughput {2.0 * n ** 3 * products / elapsed / 1e12:.3f} TFLOP/s", flush=True)
+    # about 20 ms of work queued at once: the GPU never waits for Python
+    run_square_products(args.seconds, args.size, torch.bfloat16, queued=16, warmups=5)
 
 
 if __name__ == "__main__":

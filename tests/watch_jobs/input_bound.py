@@ -14,13 +14,12 @@ preprocessed data). No other; in particular not many_small_kernels, since the GP
 usage: python3 tests/watch_jobs/input_bound.py [--seconds 20] [--workers N] [--batch 64]
 Prints `throughput <samples/s> samples/s` at the end: the samples the GPU trained on per second.
 """
-import argparse
 import multiprocessing
 import os
-import queue
-import time
 
 import numpy as np
+
+from job_loop import options, put_until_stopped, run_timed
 
 SIDE = 72   # a raw sample: SIDE x SIDE RGB
 CROP = 64   # what the network sees
@@ -55,21 +54,15 @@ def loader(seed, batch, batches, stop):
     while not stop.is_set():
         images = np.stack([augment(decode(raw_samples[rng.integers(0, 16)]), rng) for _ in range(batch)])
         labels = rng.integers(0, 10, size=batch)
-        while not stop.is_set():
-            try:
-                batches.put((images, labels), timeout=0.1)
-                break
-            except queue.Full:
-                pass
+        put_until_stopped(batches, (images, labels), stop)
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=20.0, help="how long to train (default 20)")
-    parser.add_argument("--workers", type=int, default=len(os.sched_getaffinity(0)),
-                        help="loader processes (default: one per core this job may run on)")
-    parser.add_argument("--batch", type=int, default=64, help="samples per batch (default 64)")
-    args = parser.parse_args()
+    def add(parser):
+        parser.add_argument("--workers", type=int, default=len(os.sched_getaffinity(0)),
+                            help="loader processes (default: one per core this job may run on)")
+        parser.add_argument("--batch", type=int, default=64, help="samples per batch (default 64)")
+    args = options(__doc__, add)
 
     # The loaders are forked before this process touches CUDA (a forked child cannot use a parent's CUDA context).
     context = multiprocessing.get_context("fork")
@@ -98,15 +91,11 @@ def main():
     step(*batches.get())  # warm-up: CUDA's context, cuDNN's choice of kernels
     torch.cuda.synchronize()
 
-    samples = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < args.seconds:
+    def train():
         images, labels = batches.get()
         step(images, labels)
-        samples += len(labels)
-    torch.cuda.synchronize()
-    elapsed = time.perf_counter() - start
-    print(f"throughput {samples / elapsed:.1f} samples/s", flush=True)
+        return len(labels)
+    run_timed(args.seconds, train, "samples/s", torch.cuda.synchronize)
     stop.set()
     for worker in workers:  # the batches still queued are of no use: stop the loaders now
         worker.terminate()

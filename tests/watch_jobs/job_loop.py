@@ -1,4 +1,4 @@
-"""What the watch jobs share: the command line (--seconds and a job's own options) and the timed loop.
+"""What the watch jobs share: the command line (--seconds and a job's own options), the timed loop, and the GEMM loop.
 
 Each job module describes itself in its docstring (what it models, what `gpubench watch` should see and say) and
 calls `options()` and `run_timed()`, which prints `throughput <rate> <unit>` at the end, as gpu_verify.sh reads it.
@@ -28,6 +28,26 @@ def run_timed(seconds, step, unit, finish=None):
         finish()
     elapsed = time.perf_counter() - start
     print(f"throughput {done / elapsed:.3f} {unit}", flush=True)
+
+
+def run_square_products(seconds, n, dtype, queued, warmups):
+    """Multiplies two random n x n matrices of `dtype` on the GPU, `queued` products at a time between two
+    synchronisations, after `warmups` untimed ones (cuBLAS's choice of kernel, the clocks up), and prints TFLOP/s."""
+    import torch  # here, so that the jobs that need no torch, and the test that compiles them, do not import it
+
+    a = torch.randn(n, n, device="cuda", dtype=dtype)
+    b = torch.randn(n, n, device="cuda", dtype=dtype)
+    c = torch.empty_like(a)
+    for _ in range(warmups):
+        torch.matmul(a, b, out=c)
+    torch.cuda.synchronize()
+
+    def step():
+        for _ in range(queued):
+            torch.matmul(a, b, out=c)
+        torch.cuda.synchronize()
+        return queued * 2.0 * n ** 3 / 1e12
+    run_timed(seconds, step, "TFLOP/s")
 
 
 def put_until_stopped(batches, item, stop):

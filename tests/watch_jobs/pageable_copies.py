@@ -14,17 +14,14 @@ Rule that should fire: host_transfers_at_ceiling, at the pageable ceiling (fix: 
 usage: python3 tests/watch_jobs/pageable_copies.py [--seconds 20] [--mib 512]
 Prints `throughput <GB/s> GB/s` at the end: the bytes copied into the GPU per second (10^9 bytes).
 """
-import argparse
-import time
-
 import torch
+
+from job_loop import options, run_timed
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=20.0, help="how long to run (default 20)")
-    parser.add_argument("--mib", type=int, default=512, help="the buffer's size, MiB (default 512)")
-    args = parser.parse_args()
+    args = options(__doc__, lambda parser: parser.add_argument(
+        "--mib", type=int, default=512, help="the buffer's size, MiB (default 512)"))
 
     size = args.mib * 2 ** 20
     host = torch.ones(size, dtype=torch.uint8)  # pageable: not pin_memory(), and every page touched
@@ -34,14 +31,10 @@ def main():
         device.copy_(host)
     torch.cuda.synchronize()
 
-    copied = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < args.seconds:
+    def step():
         device.copy_(host)  # from pageable memory the copy returns when it is done
-        copied += size
-    torch.cuda.synchronize()
-    elapsed = time.perf_counter() - start
-    print(f"throughput {copied / elapsed / 1e9:.2f} GB/s", flush=True)
+        return size / 1e9
+    run_timed(args.seconds, step, "GB/s", torch.cuda.synchronize)
 
 
 if __name__ == "__main__":

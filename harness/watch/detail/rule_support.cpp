@@ -54,15 +54,28 @@ const HostSample* host_at(const WatchTimeline& job, double t) {
   return nearest && std::abs(nearest->t_s - t) <= job.interval_s ? nearest : nullptr;
 }
 
-WatchFinding finding(const char* rule, RuleOutcome outcome, std::string evidence, std::string fix, const char* source,
-                     std::string cause) {
-  const bool fired = outcome == RuleOutcome::Fired;
-  return {rule, outcome, std::move(evidence), fired ? std::move(fix) : "", source, fired ? std::move(cause) : ""};
+bool has_gpm(const std::vector<GpuSample>& samples) {
+  return tally(samples, [](const GpuSample& s) -> std::optional<bool> {
+           if (!s.sm_active) return std::nullopt;
+           return true;
+         }).enough();
 }
 
-std::string too_little(const Tally& t, const std::string& needs) {
-  return "could not run: " + needs + " in " + std::to_string(t.readable) + " of " + std::to_string(t.total) +
-         " samples (it needs " + std::to_string(kMinimumSamples) + " or more, and most of the timeline)";
+WatchFinding Rule::ended(RuleOutcome outcome, std::string evidence, std::string fix, std::string cause) const {
+  const bool fired = outcome == RuleOutcome::Fired;
+  return {name, outcome, std::move(evidence), fired ? std::move(fix) : "", source, fired ? std::move(cause) : ""};
+}
+
+WatchFinding Rule::not_run(const std::string& why) const { return ended(RuleOutcome::CouldNotRun, "could not run: " + why); }
+
+WatchFinding Rule::too_few(const Tally& t, const std::string& needs, bool gpm_counters) const {
+  return not_run(needs + " in " + std::to_string(t.readable) + " of " + std::to_string(t.total) + " samples (it needs " +
+                 std::to_string(kMinimumSamples) + " or more, and most of the timeline)" +
+                 (gpm_counters ? "; NVML GPM metrics need a Hopper or later GPU and a driver that supports them" : ""));
+}
+
+WatchFinding Rule::judged(const Tally& t, std::string evidence, std::string fix) const {
+  return ended(t.majority() ? RuleOutcome::Fired : RuleOutcome::Clear, std::move(evidence), std::move(fix));
 }
 
 }  // namespace gpubench::watch_detail

@@ -1,6 +1,6 @@
 #pragma once
 // What every diagnosis rule uses (diagnosis_rules.cpp, starved_gpu_rule.cpp): counting the samples that can judge a
-// condition and those where it held, medians, the host sample beside a GPU sample, and the text of a finding.
+// condition and those where it held, medians, the host sample beside a GPU sample, and how a rule ends (Rule).
 // Internal to harness/watch.
 #include <cstddef>
 #include <functional>
@@ -39,9 +39,23 @@ std::optional<double> median(const std::vector<GpuSample>& samples, std::optiona
 // The job's host sample nearest to `t` (they come in time order), when one lies within an interval of it.
 const HostSample* host_at(const WatchTimeline& job, double t);
 
-WatchFinding finding(const char* rule, RuleOutcome outcome, std::string evidence, std::string fix, const char* source,
-                     std::string cause = "");
-// "could not run: NEEDS in 3 of 20 samples (it needs 5 or more, and most of the timeline)"
-std::string too_little(const Tally& t, const std::string& needs);
+// Whether the samples hold GPM's counters (SM activity) in enough of them to judge by.
+bool has_gpm(const std::vector<GpuSample>& samples);
+
+// A rule: its name and the source of its threshold, and the ways it ends. Every rule ends through these, so that a
+// finding's fix and cause are kept only when it fired, and "could not run" is worded alike.
+struct Rule {
+  const char* name;
+  const char* source;
+
+  WatchFinding ended(RuleOutcome outcome, std::string evidence, std::string fix = "", std::string cause = "") const;
+  // "could not run: WHY"
+  WatchFinding not_run(const std::string& why) const;
+  // Too few samples could judge it: "could not run: NEEDS in 3 of 20 samples (it needs 5 or more, and most of the
+  // timeline)", and where NEEDS are GPM counters, which GPUs and drivers have them.
+  WatchFinding too_few(const Tally& t, const std::string& needs, bool gpm_counters = false) const;
+  // Judged on its samples: fired when the condition held in most of those that could judge it, else clear.
+  WatchFinding judged(const Tally& t, std::string evidence, std::string fix) const;
+};
 
 }  // namespace gpubench::watch_detail

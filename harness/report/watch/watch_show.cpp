@@ -1,4 +1,4 @@
-#include "harness/report/watch_show.hpp"
+#include "harness/report/watch/watch_show.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -132,7 +132,7 @@ WatchGpuShow gpu_show(const WatchDocument& d, const GpuTimeline& gpu) {
   }
   const auto copies = [&](const char* name, const char* field, std::optional<double> GpuSample::*member,
                           bool into_gpu) {
-    auto q = quantity(s, name, std::string(field) + " x 55/58.9", "GB/s", plain(member, kWatchPciePayload));
+    auto q = quantity(s, name, std::string(field) + " x 55/58.9", "GB/s", plain(member, kPcieLinkPayloadShare));
     if (!q) return;
     if (ceilings) {
       hold_against(*q, {{"pinned", into_gpu ? ceilings->h2d_pinned_gbps : ceilings->d2h_pinned_gbps},

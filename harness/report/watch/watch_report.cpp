@@ -1,13 +1,16 @@
-#include "harness/report/watch_report.hpp"
+#include "harness/report/watch/watch_report.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "harness/report/html_report.hpp"
 #include "harness/report/thinned_series.hpp"
-#include "harness/report/watch_show.hpp"
+#include "harness/report/watch/watch_show.hpp"
 
 namespace gpubench {
 namespace {
@@ -109,22 +112,29 @@ std::vector<ReportChart> gpu_charts(const WatchDocument& d, const GpuTimeline& g
     if (auto c = kept(std::move(chart))) charts.push_back(std::move(*c));
   };
 
-  ReportChart activity = over_time(name + ": activity (share of the time)", "share");
-  activity.y_at_least = 1;
-  draw.add(activity, "utilisation", field(&GpuSample::utilization));
-  draw.add(activity, "SM active", field(&GpuSample::sm_active));
-  draw.add(activity, "tensor pipes active", field(&GpuSample::tensor_active));
-  draw.add(activity, "DRAM active", field(&GpuSample::dram_active));
-  keep(std::move(activity));
+  // A chart over the job's seconds, a line per quantity.
+  using Line = std::pair<std::string, std::function<std::optional<double>(const GpuSample&)>>;
+  const auto lines = [&](const std::string& title, const char* unit, const std::vector<Line>& quantities) {
+    ReportChart chart = over_time(name + ": " + title, unit);
+    for (const auto& [label, value] : quantities) draw.add(chart, label, value);
+    return chart;
+  };
+  // Shares of the time, on an axis to 1.
+  const auto shares = [&](const std::string& title, const std::vector<Line>& quantities) {
+    ReportChart chart = lines(title + " (share of the time)", "share", quantities);
+    chart.y_at_least = 1;
+    keep(std::move(chart));
+  };
 
-  ReportChart pipes = over_time(name + ": math pipes (share of the time)", "share");
-  pipes.y_at_least = 1;
-  draw.add(pipes, "tensor", field(&GpuSample::tensor_active));
-  draw.add(pipes, "FP16", field(&GpuSample::fp16_active));
-  draw.add(pipes, "FP32", field(&GpuSample::fp32_active));
-  draw.add(pipes, "FP64", field(&GpuSample::fp64_active));
-  draw.add(pipes, "SM occupancy", field(&GpuSample::sm_occupancy));
-  keep(std::move(pipes));
+  shares("activity", {{"utilisation", field(&GpuSample::utilization)},
+                      {"SM active", field(&GpuSample::sm_active)},
+                      {"tensor pipes active", field(&GpuSample::tensor_active)},
+                      {"DRAM active", field(&GpuSample::dram_active)}});
+  shares("math pipes", {{"tensor", field(&GpuSample::tensor_active)},
+                        {"FP16", field(&GpuSample::fp16_active)},
+                        {"FP32", field(&GpuSample::fp32_active)},
+                        {"FP64", field(&GpuSample::fp64_active)},
+                        {"SM occupancy", field(&GpuSample::sm_occupancy)}});
 
   if (gpu.dram_peak_gbps) {
     ReportChart hbm = over_time(name + ": HBM bandwidth (GB/s)", "GB/s");
@@ -134,11 +144,11 @@ std::vector<ReportChart> gpu_charts(const WatchDocument& d, const GpuTimeline& g
     keep(std::move(hbm));
   }
 
-  ReportChart links = over_time(name + ": PCIe and NVLink (GB/s)", "GB/s");
-  draw.add(links, "PCIe into the GPU (payload)", field(&GpuSample::pcie_rx_gbps, kWatchPciePayload));
-  draw.add(links, "PCIe from the GPU (payload)", field(&GpuSample::pcie_tx_gbps, kWatchPciePayload));
-  draw.add(links, "NVLink out", field(&GpuSample::nvlink_tx_gbps));
-  draw.add(links, "NVLink in", field(&GpuSample::nvlink_rx_gbps));
+  ReportChart links = lines("PCIe and NVLink (GB/s)", "GB/s",
+                            {{"PCIe into the GPU (payload)", field(&GpuSample::pcie_rx_gbps, kPcieLinkPayloadShare)},
+                             {"PCIe from the GPU (payload)", field(&GpuSample::pcie_tx_gbps, kPcieLinkPayloadShare)},
+                             {"NVLink out", field(&GpuSample::nvlink_tx_gbps)},
+                             {"NVLink in", field(&GpuSample::nvlink_rx_gbps)}});
   if (ceilings) {
     const auto reference = [&](const char* what, const std::optional<Ceiling>& c) {
       if (c) draw.reference(links, ceiling_label(what, *c, "GB/s"), c->value);
@@ -156,24 +166,17 @@ std::vector<ReportChart> gpu_charts(const WatchDocument& d, const GpuTimeline& g
   links.notes.push_back("PCIe as payload: GPM's link bytes x 55/58.9 (headers excluded, as measured on an H200)");
   keep(std::move(links));
 
-  ReportChart power = over_time(name + ": power (W)", "W");
-  draw.add(power, "power", field(&GpuSample::power_w));
-  keep(std::move(power));
+  keep(lines("power (W)", "W", {{"power", field(&GpuSample::power_w)}}));
+  keep(lines("SM clock (MHz)", "MHz", {{"SM clock", field(&GpuSample::sm_clock_mhz)}}));
 
-  ReportChart clock = over_time(name + ": SM clock (MHz)", "MHz");
-  draw.add(clock, "SM clock", field(&GpuSample::sm_clock_mhz));
-  keep(std::move(clock));
-
-  ReportChart temperature = over_time(name + ": temperature (C)", "C");
-  draw.add(temperature, "temperature", field(&GpuSample::temperature_c));
+  ReportChart temperature = lines("temperature (C)", "C", {{"temperature", field(&GpuSample::temperature_c)}});
   if (gpu.slowdown_temperature_c) {
     draw.reference(temperature, "NVML's slowdown threshold " + figure(*gpu.slowdown_temperature_c) + " C",
                    *gpu.slowdown_temperature_c);
   }
   keep(std::move(temperature));
 
-  ReportChart memory = over_time(name + ": memory used (GiB)", "GiB");
-  draw.add(memory, "used", field(&GpuSample::memory_used_gib));
+  ReportChart memory = lines("memory used (GiB)", "GiB", {{"used", field(&GpuSample::memory_used_gib)}});
   std::optional<double> total;
   for (const GpuSample& s : gpu.samples) {
     if (s.memory_total_gib) total = std::max(total.value_or(0.0), *s.memory_total_gib);

@@ -16,12 +16,10 @@
 #include <string>
 #include <vector>
 
+#include "harness/watch/gpu_activity.hpp"  // kPcieLinkPayloadShare: GPM's PCIe link bytes to payload
 #include "harness/watch/watch_document.hpp"
 
 namespace gpubench {
-
-// GPM's PCIe link bytes to payload (docs/watch.md, "host_transfers_at_ceiling").
-inline constexpr double kWatchPciePayload = 55.0 / 58.9;
 
 // One quantity over the job: a row of a GPU's table.
 struct WatchQuantity {

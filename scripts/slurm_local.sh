@@ -62,6 +62,12 @@ stop() {
     kill -0 "${pid}" 2>/dev/null && { say "pid ${pid} still running after 10 s: KILL"; kill -KILL "${pid}" 2>/dev/null || true; }
   done
   rm -f "${dir}/run/"*.pid
+  # The scopes slurmd made go once empty; then the slice this script made for them (cgroup_slice below).
+  if [ -f "${dir}/run/made_cgroup_slice" ]; then
+    rmdir /sys/fs/cgroup/system.slice/*_slurmstepd.scope/* /sys/fs/cgroup/system.slice/*_slurmstepd.scope \
+      /sys/fs/cgroup/system.slice 2>/dev/null || true
+    rm -f "${dir}/run/made_cgroup_slice"
+  fi
   say "stopped the cluster in ${dir}"
 }
 
@@ -181,6 +187,23 @@ CgroupPlugin=autodetect
 IgnoreSystemd=yes
 EOF
 
+# Without systemd, slurmd makes its scope in /sys/fs/cgroup/system.slice, which it does not create: a VM booted
+# without systemd (the H200 nodes lent here) has none, and slurmd then fails with "Could not create scope
+# directory". As root, this makes the slice (an empty cgroup, removed again by stop) and enables the cpu, cpuset and
+# memory controllers for the root's children where they are not, as systemd would have.
+cgroup_slice() {
+  local root=/sys/fs/cgroup controller
+  [ -f "${root}/cgroup.controllers" ] && [ ! -d "${root}/system.slice" ] || return 0
+  [ "$(id -u)" -eq 0 ] || die "slurmd needs ${root}/system.slice on this machine (cgroup v2 without systemd); run as root"
+  for controller in cpu cpuset memory; do
+    grep -qw "${controller}" "${root}/cgroup.subtree_control" ||
+      echo "+${controller}" >"${root}/cgroup.subtree_control" 2>/dev/null ||
+      say "could not enable the ${controller} controller for ${root}'s children"
+  done
+  mkdir "${root}/system.slice" && touch "${dir}/run/made_cgroup_slice"
+  say "made ${root}/system.slice for slurmd's scope (no systemd here); stop removes it"
+}
+
 cat >"${dir}/env.sh" <<EOF
 # Written by scripts/slurm_local.sh: source it to use the cluster in ${dir}.
 export SLURM_CONF="${dir}/etc/slurm.conf"
@@ -197,6 +220,7 @@ export SLURM_CONF="${dir}/etc/slurm.conf"
   --pid-file="${dir}/run/munged.pid" --log-file="${dir}/log/munged.log" --seed-file="${dir}/munge/munged.seed" \
   || die "munged did not start: $(tail -3 "${dir}/log/munged.log" 2>/dev/null)"
 "${slurmctld}" -f "${SLURM_CONF}" -i || die "slurmctld did not start: $(tail -5 "${dir}/log/slurmctld.log" 2>/dev/null)"
+cgroup_slice
 "${slurmd}" -f "${SLURM_CONF}" -N "${node}" -d "${slurmstepd}" || die "slurmd did not start: $(tail -5 "${dir}/log/slurmd.log" 2>/dev/null)"
 
 # The node is ready when slurmctld lists it idle.

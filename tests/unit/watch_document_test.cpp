@@ -17,7 +17,8 @@ namespace gpubench {
 namespace {
 
 // A memory-bound job on an H200: SMs busy, tensor pipes idle, DRAM at 82 % of 4.8 TB/s (3.94 TB/s, 89 % of the
-// 4.43 TB/s measured), twelve samples a second apart; no NVLink figures (one GPU).
+// 4.43 TB/s measured), twelve samples a second apart; no NVLink figures (one GPU). Its samples are set field by field
+// like watch_rules_test's healthy() on purpose: the outputs tested below quote these figures.
 WatchTimeline memory_bound_job() {
   WatchTimeline job;
   job.command = {"python", "stream.py", "--size", "8 GiB"};

@@ -93,19 +93,22 @@ std::optional<NcclCombination> reported_choice(NcclSession& session, const Colle
   return choice_from_debug_text(text, spec.tuning_name, {shape.bytes(), shape.block * sizeof(float)});
 }
 
-CollectiveMeasurement measurement_of(const CollectiveSpec& spec, const CallShape& shape, Placement placement,
-                                     const NcclCommunicators& communicators, const NcclCombination& forced,
-                                     const std::optional<NcclCombination>& used) {
-  CollectiveMeasurement m;
-  m.collective = spec.kind;
-  m.bytes = shape.bytes();
-  m.count = shape.block;
-  m.placement = placement;
-  m.ranks = communicators.world_size();
-  m.forced = forced;
-  m.used = used;
-  m.mode = "single_process";
-  return m;
+// The calls just timed, for their figure, once every GPU's output is checked: nullopt, with the benchmark failed,
+// when one is wrong. The caller sets the mean time of a call.
+std::optional<CollectiveMeasurement> checked_measurement(benchmark::State& state, CollectiveBench& bench,
+                                                         const CollectiveSpec& spec, Placement placement,
+                                                         const NcclCommunicators& communicators,
+                                                         const NcclCombination& forced,
+                                                         const std::optional<NcclCombination>& used, int calls) {
+  const std::string wrong = describe_mismatches(spec.kind, bench.check(), bench.shape().recv_count);
+  if (!wrong.empty()) {
+    fail_benchmark(state, FailureKind::WrongResult, wrong);
+    return std::nullopt;
+  }
+  CollectiveMeasurement measurement =
+      measurement_of(spec, bench.shape(), placement, communicators.world_size(), forced, used, "single_process");
+  measurement.calls_per_sample = calls;
+  return measurement;
 }
 
 void run_busbw(benchmark::State& state, const BenchmarkContext& context, NcclSession& session,
@@ -138,16 +141,12 @@ void run_busbw(benchmark::State& state, const BenchmarkContext& context, NcclSes
     }
     report_clocks_of_all(state, context, devices);
 
-    const std::string wrong = describe_mismatches(spec.kind, bench.check(), shape->recv_count);
-    if (!wrong.empty()) {
-      fail_benchmark(state, FailureKind::WrongResult, wrong);
-      return;
-    }
-    CollectiveMeasurement measurement = measurement_of(spec, *shape, point.placement, *communicators, forced, used);
-    measurement.mean_seconds = timed_seconds / (static_cast<double>(state.iterations()) * calls);
-    measurement.calls_per_sample = calls;
-    FigureLabel label{"busbw", "GB/s", Better::Higher, std::nullopt, collective_params(measurement)};
-    report_figure(state, busbw_gbps(measurement), std::nullopt, label);
+    std::optional<CollectiveMeasurement> measurement =
+        checked_measurement(state, bench, spec, point.placement, *communicators, forced, used, calls);
+    if (!measurement) return;
+    measurement->mean_seconds = timed_seconds / (static_cast<double>(state.iterations()) * calls);
+    FigureLabel label{"busbw", "GB/s", Better::Higher, std::nullopt, collective_params(*measurement)};
+    report_figure(state, busbw_gbps(*measurement), std::nullopt, label);
   } catch (...) {
     gate.open();
     session.abandon();  // kernels still waiting on a peer return, so the buffers can be freed
@@ -195,22 +194,17 @@ void run_time_per_call(benchmark::State& state, const BenchmarkContext& context,
     session.debug_log().skip_new_text();
     report_clocks_of_all(state, context, devices);
 
-    const std::string wrong = describe_mismatches(spec.kind, bench.check(), shape->recv_count);
-    if (!wrong.empty()) {
-      fail_benchmark(state, FailureKind::WrongResult, wrong);
-      return;
-    }
-    CollectiveMeasurement measurement =
-        measurement_of(spec, *shape, Placement::OutOfPlace, *communicators, forced, used);
-    measurement.mean_seconds = times.median_seconds() / calls;
-    measurement.calls_per_sample = calls;
-    FigureLabel label{"time_per_call", "us", Better::Lower, std::nullopt, collective_params(measurement)};
+    std::optional<CollectiveMeasurement> measurement =
+        checked_measurement(state, bench, spec, Placement::OutOfPlace, *communicators, forced, used, calls);
+    if (!measurement) return;
+    measurement->mean_seconds = times.median_seconds() / calls;
+    FigureLabel label{"time_per_call", "us", Better::Lower, std::nullopt, collective_params(*measurement)};
     label.params["statistic"] = times.statistic();
     label.params["launch"] = point.launch == Launch::Graph
                                  ? "one CUDA Graph per GPU holding the calls (stream capture), cudaGraphLaunch on each"
                                  : "the calls enqueued one after another, each grouped over the GPUs";
     label.params["timer"] = "host steady_clock from the first launch until every GPU's stream is idle, over the calls";
-    report_figure(state, measurement.mean_seconds * 1e6, std::nullopt, label);
+    report_figure(state, measurement->mean_seconds * 1e6, std::nullopt, label);
   } catch (...) {
     captured.reset();   // NCCL's resources for captured calls go with their graphs, before the communicators
     session.abandon();  // kernels still waiting on a peer return, so the buffers can be freed

@@ -1,6 +1,7 @@
 #include "benchmarks/nccl/collective_report.hpp"
 
 #include <cstdio>
+#include <utility>
 
 #include "benchmarks/nccl/bus_bandwidth.hpp"
 #include "benchmarks/nccl/collective_check.cuh"
@@ -33,6 +34,21 @@ std::string describe_mismatches(Collective collective, const std::vector<RankChe
 
 double busbw_gbps(const CollectiveMeasurement& m) {
   return bus_bandwidth_gbps(m.collective, static_cast<double>(m.bytes), m.mean_seconds, m.ranks);
+}
+
+CollectiveMeasurement measurement_of(const CollectiveSpec& spec, const CallShape& shape, Placement placement, int ranks,
+                                     const NcclCombination& forced, std::optional<NcclCombination> used,
+                                     std::string mode) {
+  CollectiveMeasurement measurement;
+  measurement.collective = spec.kind;
+  measurement.bytes = shape.bytes();
+  measurement.count = shape.block;
+  measurement.placement = placement;
+  measurement.ranks = ranks;
+  measurement.forced = forced;
+  measurement.used = std::move(used);
+  measurement.mode = std::move(mode);
+  return measurement;
 }
 
 std::map<std::string, std::string> collective_params(const CollectiveMeasurement& m) {

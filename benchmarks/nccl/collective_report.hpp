@@ -13,6 +13,9 @@
 
 namespace gpubench {
 
+struct CollectiveSpec;
+struct CallShape;
+
 // What one rank's output held. Plain data, so that processes can send it to rank 0 as bytes.
 struct RankCheck {
   int rank = 0;
@@ -41,6 +44,12 @@ struct CollectiveMeasurement {
   std::optional<NcclCombination> used;  // as NCCL reported it; unknown when it did not
   std::string mode;                     // "single_process" or "mpi"
 };
+
+// A measurement of one call of `shape` on `ranks` ranks, all but its time: the caller sets mean_seconds and
+// calls_per_sample once it has timed the calls. `mode` is "single_process" or "mpi".
+CollectiveMeasurement measurement_of(const CollectiveSpec& spec, const CallShape& shape, Placement placement, int ranks,
+                                     const NcclCombination& forced, std::optional<NcclCombination> used,
+                                     std::string mode);
 
 double busbw_gbps(const CollectiveMeasurement& measurement);
 

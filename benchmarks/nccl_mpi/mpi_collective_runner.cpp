@@ -142,17 +142,9 @@ MpiCollectiveOutcome MpiCollectiveRunner::run(const SweepPoint& point) {
         timed_seconds += world_.max(*std::max_element(seconds.begin(), seconds.end()));
         ++samples;
       }
-      CollectiveMeasurement measurement;
-      measurement.collective = spec.kind;
-      measurement.bytes = shape.bytes();
-      measurement.count = shape.block;
-      measurement.placement = placement;
-      measurement.ranks = world_.size();
+      CollectiveMeasurement measurement = measurement_of(spec, shape, placement, world_.size(), forced_, used, "mpi");
       measurement.mean_seconds = timed_seconds / (static_cast<double>(samples) * calls);
       measurement.calls_per_sample = calls;
-      measurement.forced = forced_;
-      measurement.used = used;
-      measurement.mode = "mpi";
       repetitions.push_back(measurement);
     }
     debug_log_.skip_new_text();

@@ -14,18 +14,10 @@ struct CommandState {
   std::vector<std::string> command_line;    // argv, recorded in results documents
 };
 
-void add_run_command(CLI::App& app, CommandState& state);
-void add_list_command(CLI::App& app, CommandState& state);
-void add_env_command(CLI::App& app, CommandState& state);
-void add_check_command(CLI::App& app, CommandState& state);
-void add_compare_command(CLI::App& app, CommandState& state);
-void add_show_command(CLI::App& app, CommandState& state);
-void add_report_command(CLI::App& app, CommandState& state);
-void add_baseline_command(CLI::App& app, CommandState& state);
-void add_history_command(CLI::App& app, CommandState& state);
-void add_stress_command(CLI::App& app, CommandState& state);
-void add_acceptance_command(CLI::App& app, CommandState& state);
-void add_doctor_command(CLI::App& app, CommandState& state);
-void add_watch_command(CLI::App& app, CommandState& state);
+// Each adds its subcommand to the app: add_run_command is in command_run.cpp, and so on.
+using AddCommand = void(CLI::App& app, CommandState& state);
+AddCommand add_run_command, add_list_command, add_env_command, add_check_command, add_compare_command,
+    add_show_command, add_report_command, add_baseline_command, add_history_command, add_stress_command,
+    add_acceptance_command, add_doctor_command, add_watch_command;
 
 }  // namespace gpubench

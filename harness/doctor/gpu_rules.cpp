@@ -136,6 +136,7 @@ void judge_other_processes(const GpuFacts& gpu, GpuCheck& check) {
 
 }  // namespace
 
+// One check_each_gpu a check, alike on purpose (as in memory_rules.cpp): name, passing text and judge side by side.
 void judge_gpu_state(const NodeFacts& facts, const HealthLimits& limits, std::vector<Finding>& out) {
   check_each_gpu(facts, "persistence.disabled", "persistence mode on", judge_persistence, out);
   check_each_gpu(facts, "pcie.link_below_max", "PCIe link at its maximum generation and width", judge_pcie_link, out);

@@ -97,6 +97,7 @@ void judge_page_retirement(const GpuFacts& gpu, GpuCheck& check) {
 
 }  // namespace
 
+// One check_each_gpu a check, alike on purpose (as in gpu_rules.cpp): name, passing text and judge side by side.
 void judge_gpu_memory(const NodeFacts& facts, const HealthLimits& limits, std::vector<Finding>& out) {
   check_each_gpu(facts, "ecc.disabled", "ECC on", judge_ecc_mode, out);
   check_each_gpu(facts, "ecc.uncorrectable_errors", "no uncorrectable ECC errors", judge_uncorrectable, out);

@@ -13,7 +13,7 @@ namespace {
   "usually the program's own fault, " cause ": restart it, and find the cause with compute-sanitizer; if different " \
   "programs hit it on this GPU only, " DRAIN_AND_DIAGNOSE
 
-// Sorted by code.
+// Sorted by code. The rows read alike on purpose: each is one entry of NVIDIA's catalogue with its own fix.
 const XidKind kCatalogue[] = {
     {8, "GPU stopped processing (a channel timed out)", Severity::Warning,
      "restart the program; if it recurs on this GPU with different programs, " DRAIN_AND_DIAGNOSE},

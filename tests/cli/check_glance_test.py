@@ -13,10 +13,8 @@ import unittest
 import xml.etree.ElementTree as ET
 
 from temporary_folder import TemporaryFolder
+from test_arguments import DATA, GPUBENCH, UPDATE
 
-GPUBENCH = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.abspath("build/gpubench")
-DATA = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else os.path.abspath("tests/data")
-UPDATE = "--update" in sys.argv
 GOLDEN = os.path.join(DATA, "check_glance", "golden")
 RUN = "check_glance/night1_memory_only.json"
 BASELINE = "nightly_h200x1/baseline.json"

@@ -19,10 +19,8 @@ import sys
 import unittest
 
 from temporary_folder import TemporaryFolder
+from test_arguments import DATA, GPUBENCH, UPDATE
 
-GPUBENCH = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.abspath("build/gpubench")
-DATA = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else os.path.abspath("tests/data")
-UPDATE = "--update" in sys.argv
 GOLDEN = os.path.join(DATA, "show", "golden")
 
 TWO = "show/two_h200.json"

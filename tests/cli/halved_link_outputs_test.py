@@ -16,9 +16,8 @@ import xml.etree.ElementTree
 
 from check_outputs_test import prometheus_families
 from temporary_folder import TemporaryFolder
+from test_arguments import DATA, GPUBENCH
 
-GPUBENCH = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.abspath("build/gpubench")
-DATA = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else os.path.abspath("tests/data")
 BASELINES = os.path.abspath(sys.argv[3]) if len(sys.argv) > 3 else os.path.abspath("baselines")
 NIGHT = os.path.join(DATA, "nightly_h200x1", "night3.json")
 H2D = "pcie/h2d/pinned/1GiB/gpu0/bandwidth"

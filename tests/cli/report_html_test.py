@@ -23,8 +23,8 @@ import sys
 import tempfile
 import unittest
 
-GPUBENCH = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.abspath("build/gpubench")
-DATA = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else os.path.abspath("tests/data")
+from test_arguments import DATA, GPUBENCH
+
 MODE = sys.argv[3] if len(sys.argv) > 3 else "file"
 SKIPPED = 77
 

@@ -16,9 +16,8 @@ import sys
 import unittest
 
 from temporary_folder import TemporaryFolder
+from test_arguments import DATA, GPUBENCH
 
-GPUBENCH = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.abspath("build/gpubench")
-DATA = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else os.path.abspath("tests/data")
 NIGHTS = [f"nightly_h200x1/night{i}.json" for i in (1, 2, 3)]
 OTHER_NODE = "nightly_h200x1/night_another_node.json"
 TWO_GPUS = "two_h200_quick/h200x2-quick-20261130.json"

@@ -15,9 +15,8 @@ import sys
 import unittest
 
 from temporary_folder import TemporaryFolder
+from test_arguments import DATA, GPUBENCH
 
-GPUBENCH = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.abspath("build/gpubench")
-DATA = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else os.path.abspath("tests/data")
 BASELINES = os.path.abspath(sys.argv[3]) if len(sys.argv) > 3 else os.path.abspath("baselines")
 TWO_GPUS = os.path.join(DATA, "two_h200_quick", "h200x2-quick-20261130.json")
 NIGHTS = os.path.join(DATA, "nightly_h200x1")

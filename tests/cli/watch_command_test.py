@@ -19,8 +19,8 @@ import time
 import unittest
 
 from temporary_folder import TemporaryFolder
+from test_arguments import GPUBENCH
 
-GPUBENCH = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.abspath("build/gpubench")
 sys.argv[1:] = []
 PYTHON = sys.executable
 

@@ -27,9 +27,8 @@ import unittest
 import xml.etree.ElementTree
 
 from temporary_folder import TemporaryFolder
+from test_arguments import DATA, GPUBENCH
 
-GPUBENCH = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.abspath("build/gpubench")
-DATA = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else os.path.abspath("tests/data")
 sys.argv[1:] = []
 FIXTURE = os.path.join(DATA, "watch", "memory_bound_h200.json")
 

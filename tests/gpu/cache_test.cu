@@ -29,6 +29,17 @@ std::vector<T> to_host(const DeviceBuffer<T>& buffer) {
   return out;
 }
 
+// Waits for a launch that writes one sink word a thread, and counts the words that differ from `expected(t)`,
+// thread t's word by a host reference.
+template <class Expected>
+std::size_t wrong_sink_words(const DeviceBuffer<std::uint32_t>& sink, Expected expected) {
+  GPUBENCH_CUDA_CHECK(cudaDeviceSynchronize());
+  const std::vector<std::uint32_t> host_sink = to_host(sink);
+  std::size_t wrong = 0;
+  for (std::size_t t = 0; t < host_sink.size(); ++t) wrong += host_sink[t] != expected(t);
+  return wrong;
+}
+
 int device_attribute(cudaDeviceAttr attribute) {
   int device = 0;
   int value = 0;
@@ -59,23 +70,20 @@ TEST_P(L2Read, EveryThreadXorsTheVectorsAHostReferenceSaysItLoads) {
   GPUBENCH_CUDA_CHECK(cudaMemset(sink.get(), 0xFF, sink.bytes()));
   const kernels::L2ReadArgs args{data.get(), vectors, 12, sink.get()};
   GPUBENCH_CUDA_CHECK(kernels::launch_l2_read(args, kGrid, nullptr));
-  GPUBENCH_CUDA_CHECK(cudaDeviceSynchronize());
 
   const std::vector<uint4> host_data = to_host(data);
-  const std::vector<std::uint32_t> host_sink = to_host(sink);
-  std::size_t wrong = 0;
-  for (std::size_t t = 0; t < threads; ++t) {
+  const std::size_t wrong = wrong_sink_words(sink, [&](std::size_t t) {
     std::uint32_t expected = 0;
     for (std::size_t j = 0; j < args.loads_per_thread; ++j) {
       const uint4 x = host_data[(t + j * threads) % vectors];
       expected ^= x.x ^ x.y ^ x.z ^ x.w;
     }
-    wrong += host_sink[t] != expected;
-  }
+    return expected;
+  });
   EXPECT_EQ(wrong, 0u) << "of " << threads << " threads";
   EXPECT_EQ(l2_mismatches(args, kGrid), 0u);
 
-  const std::uint32_t flipped = host_sink[threads / 2] ^ 0x100u;
+  const std::uint32_t flipped = to_host(sink)[threads / 2] ^ 0x100u;
   GPUBENCH_CUDA_CHECK(cudaMemcpy(sink.get() + threads / 2, &flipped, sizeof flipped, cudaMemcpyHostToDevice));
   EXPECT_EQ(l2_mismatches(args, kGrid), 1u) << "one wrong sink word is one wrong thread";
 }
@@ -105,31 +113,28 @@ TEST_P(L2ChunkRead, EveryThreadXorsTheWordsAHostReferenceSaysItLoads) {
   GPUBENCH_CUDA_CHECK(cudaMemset(sink.get(), 0xFF, sink.bytes()));
   const kernels::L2ChunkReadArgs args{data.get(), layout->chunks, sink.get()};
   GPUBENCH_CUDA_CHECK(kernels::launch_l2_chunk_read(args, 3 * chunks, nullptr));
-  GPUBENCH_CUDA_CHECK(cudaDeviceSynchronize());
 
-  // Thread t of chunk c reads, from each of the chunk's pieces i, the two words t and t + block of piece
-  // i * chunks + c, a piece being two blocks' worth of words.
+  // Thread t of chunk c (sink word c * block + t) reads, from each of the chunk's pieces i, the two words t and
+  // t + block of piece i * chunks + c, a piece being two blocks' worth of words.
   const std::vector<uint2> host_data = to_host(data);
-  const std::vector<std::uint32_t> host_sink = to_host(sink);
   const std::size_t block = kernels::kL2ChunkBlock;
-  std::size_t wrong = 0;
-  for (std::size_t c = 0; c < chunks; ++c) {
-    for (std::size_t t = 0; t < block; ++t) {
-      std::uint32_t expected = 0;
-      for (std::size_t i = 0; i < kernels::kL2PiecesPerChunk; ++i) {
-        for (std::size_t half = 0; half < 2; ++half) {
-          const uint2 x = host_data[(i * chunks + c) * 2 * block + half * block + t];
-          expected ^= x.x ^ x.y;
-        }
+  const std::size_t wrong = wrong_sink_words(sink, [&](std::size_t word) {
+    const std::size_t c = word / block;
+    const std::size_t t = word % block;
+    std::uint32_t expected = 0;
+    for (std::size_t i = 0; i < kernels::kL2PiecesPerChunk; ++i) {
+      for (std::size_t half = 0; half < 2; ++half) {
+        const uint2 x = host_data[(i * chunks + c) * 2 * block + half * block + t];
+        expected ^= x.x ^ x.y;
       }
-      wrong += host_sink[c * block + t] != expected;
     }
-  }
+    return expected;
+  });
   EXPECT_EQ(wrong, 0u) << "of " << chunks * block << " threads";
   EXPECT_EQ(l2_chunk_mismatches(args), 0u);
 
   const std::size_t middle = chunks * block / 2;
-  const std::uint32_t flipped = host_sink[middle] ^ 0x100u;
+  const std::uint32_t flipped = to_host(sink)[middle] ^ 0x100u;
   GPUBENCH_CUDA_CHECK(cudaMemcpy(sink.get() + middle, &flipped, sizeof flipped, cudaMemcpyHostToDevice));
   EXPECT_EQ(l2_chunk_mismatches(args), 1u) << "one wrong sink word is one wrong thread";
 }
@@ -146,12 +151,9 @@ TEST(SharedRead, EveryThreadSumsItsTileVectorsOncePerRound) {
   GPUBENCH_CUDA_CHECK(kernels::fill_random_bytes(tile.get(), tile.bytes(), 42, nullptr));
   GPUBENCH_CUDA_CHECK(cudaMemset(sink.get(), 0xFF, sink.bytes()));
   GPUBENCH_CUDA_CHECK(kernels::launch_shared_read({tile.get(), kRounds, sink.get()}, kGrid, nullptr));
-  GPUBENCH_CUDA_CHECK(cudaDeviceSynchronize());
 
   const std::vector<uint4> host_tile = to_host(tile);
-  const std::vector<std::uint32_t> host_sink = to_host(sink);
-  std::size_t wrong = 0;
-  for (std::size_t t = 0; t < threads; ++t) {
+  const std::size_t wrong = wrong_sink_words(sink, [&](std::size_t t) {
     std::uint32_t expected = 0;
     for (std::uint32_t round = 0; round < kRounds; ++round) {
       for (int k = 0; k < kernels::kSharedVectorsPerThread; ++k) {
@@ -159,8 +161,8 @@ TEST(SharedRead, EveryThreadSumsItsTileVectorsOncePerRound) {
         expected += x.x + x.y + x.z + x.w;
       }
     }
-    wrong += host_sink[t] != expected;
-  }
+    return expected;
+  });
   EXPECT_EQ(wrong, 0u) << "of " << threads << " threads";
 }
 

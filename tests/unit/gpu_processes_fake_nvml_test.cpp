@@ -2,21 +2,18 @@
 // GPU: compute and graphics lists merged by pid, and what `run` records beside a family: every process NVML lists but
 // gpubench and the processes it started, with its name and the most memory it held.
 #include <gtest/gtest.h>
-#include <dlfcn.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
-#include <memory>
 #include <string>
 #include <thread>
 
-#include "benchmarks/common/nvml_library.hpp"
 #include "harness/environment/gpu_processes.hpp"
 #include "harness/results/other_processes.hpp"
 #include "harness/runner/telemetry_sampler.hpp"
-#include "tests/unit/fake_nvml/fake_nvml.hpp"
+#include "tests/unit/fake_nvml/fake_nvml_fixture.hpp"
 
 namespace gpubench {
 namespace {
@@ -28,26 +25,7 @@ nvmlProcessInfo_t process(unsigned pid, unsigned long long memory) {
   return info;
 }
 
-class FakeNvmlProcesses : public ::testing::Test {
- protected:
-  void SetUp() override {
-    std::string why;
-    nvml_ = NvmlLibrary::load(&why);
-    ASSERT_TRUE(nvml_) << why;
-    void* library = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_NOLOAD);
-    ASSERT_NE(library, nullptr) << "the fake NVML is not the one loaded";
-    const auto control = reinterpret_cast<FakeNvmlControl* (*)()>(dlsym(library, "fake_nvml_control"));
-    dlclose(library);
-    ASSERT_NE(control, nullptr) << "libnvidia-ml.so.1 is not the fake";
-    fake_ = control();
-    *fake_ = FakeNvmlControl{};
-    ASSERT_EQ(nvml_->nvmlDeviceGetHandleByIndex_(0, &device_), NVML_SUCCESS);
-  }
-
-  std::unique_ptr<NvmlLibrary> nvml_;
-  FakeNvmlControl* fake_ = nullptr;
-  nvmlDevice_t device_ = nullptr;
-};
+using FakeNvmlProcesses = FakeNvmlFixture;
 
 TEST_F(FakeNvmlProcesses, MergesComputeAndGraphicsByPid) {
   fake_->compute_processes = {process(4242, 20ull << 30), process(77, NVML_VALUE_NOT_AVAILABLE)};

@@ -3,19 +3,16 @@
 // MiB/s turned into shares and GB/s, the theoretical DRAM peak, what gpm_unavailable() and events_unavailable()
 // say when a call fails (and a watch session, once its samples show it), fields left absent by a failing call, Xid
 // events and ECC growth.
-#include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <memory>
 #include <optional>
 #include <string>
 #include <thread>
 
-#include "benchmarks/common/nvml_library.hpp"
 #include "harness/watch/gpu_sampler.hpp"
 #include "harness/watch/watch_session.hpp"
-#include "tests/unit/fake_nvml/fake_nvml.hpp"
+#include "tests/unit/fake_nvml/fake_nvml_fixture.hpp"
 
 namespace gpubench {
 namespace {
@@ -25,33 +22,19 @@ void expect_near(const std::optional<double>& x, double expected) {
   EXPECT_NEAR(*x, expected, 1e-12);
 }
 
-class FakeNvml : public ::testing::Test {
+class FakeNvml : public FakeNvmlFixture {
  protected:
   void SetUp() override {
-    std::string why;
-    nvml_ = NvmlLibrary::load(&why);
-    ASSERT_TRUE(nvml_) << why;
-    void* library = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_NOLOAD);
-    ASSERT_NE(library, nullptr) << "the fake NVML is not the one loaded";
-    const auto control = reinterpret_cast<FakeNvmlControl* (*)()>(dlsym(library, "fake_nvml_control"));
-    dlclose(library);
-    ASSERT_NE(control, nullptr) << "libnvidia-ml.so.1 is not the fake";
-    fake_ = control();
-    *fake_ = FakeNvmlControl{};
+    ASSERT_NO_FATAL_FAILURE(FakeNvmlFixture::SetUp());
     fake_->metric_values = {{NVML_GPM_METRIC_SM_UTIL, 45.0},          {NVML_GPM_METRIC_SM_OCCUPANCY, 100.4},
                             {NVML_GPM_METRIC_ANY_TENSOR_UTIL, 2.0},   {NVML_GPM_METRIC_DRAM_BW_UTIL, 80.0},
                             {NVML_GPM_METRIC_FP64_UTIL, 0.0},         {NVML_GPM_METRIC_FP32_UTIL, 30.0},
                             {NVML_GPM_METRIC_FP16_UTIL, 1.0},         {NVML_GPM_METRIC_PCIE_TX_PER_SEC, 1000.0},
                             {NVML_GPM_METRIC_PCIE_RX_PER_SEC, 56144.0}, {NVML_GPM_METRIC_NVLINK_TOTAL_TX_PER_SEC, 0.0},
                             {NVML_GPM_METRIC_NVLINK_TOTAL_RX_PER_SEC, 0.0}};
-    ASSERT_EQ(nvml_->nvmlDeviceGetHandleByIndex_(0, &device_), NVML_SUCCESS);
   }
 
   static void wait_for_gpm() { std::this_thread::sleep_for(std::chrono::milliseconds(110)); }
-
-  std::unique_ptr<NvmlLibrary> nvml_;
-  FakeNvmlControl* fake_ = nullptr;
-  nvmlDevice_t device_ = nullptr;
 };
 
 TEST_F(FakeNvml, DescribesTheGpuWithItsTheoreticalDramPeak) {

@@ -140,6 +140,7 @@ bool quiet(const std::vector<Finding>& findings, const std::string& check) {
 
 bool mentions(const Finding& f, const std::string& text) { return f.finding.find(text) != std::string::npos; }
 
+// The tests read alike on purpose: each breaks one reading of a healthy node and checks the one finding it gives.
 TEST(HealthRules, AHealthyNodeGivesOnlyOkFindingsOnePerCheck) {
   const std::vector<Finding> findings = judge_node_health(healthy_node());
   for (const Finding& f : findings) EXPECT_EQ(f.severity, Severity::Ok) << f.check << ": " << f.finding;

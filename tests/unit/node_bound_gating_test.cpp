@@ -13,6 +13,7 @@
 #include "harness/results/input_error.hpp"
 #include "harness/results/statistics.hpp"
 #include "harness/verdict/metric_verdict.hpp"
+#include "tests/unit/metric_fixtures.hpp"
 
 namespace gpubench {
 namespace {
@@ -28,35 +29,13 @@ nlohmann::json environment_of(const std::vector<std::string>& uuids) {
   return {{"gpus", gpus}};
 }
 
-Metric metric(const std::string& id, double value, const std::string& unit, Better better) {
-  Metric m;
-  m.id = id;
-  m.unit = unit;
-  m.better = better;
-  m.samples = {value, value, value};
-  m.statistics = summarize(m.samples);
-  m.value = value;
-  return m;
-}
-
-BaselineMetric expected(double value, const std::string& unit, Better better, double tolerance) {
-  BaselineMetric b;
-  b.expected = value;
-  b.spread = value * 0.01;
-  b.runs = 10;
-  b.better = better;
-  b.unit = unit;
-  b.tolerance = tolerance;
-  return b;
-}
-
 // A baseline made on GPU-A: launch at 8.8 us, read at 4400 GB/s.
 Baseline made_on_a() {
   Baseline b;
   b.kind = {"NVIDIA H200", 1, "single"};
   b.runs.push_back({"r1", "vm", "2026-12-02T08:37:26Z", {"GPU-A"}});
-  b.metrics[kLaunch] = expected(8.8, "us", Better::Lower, 0.15);
-  b.metrics[kRead] = expected(4400, "GB/s", Better::Higher, 0.03);
+  b.metrics[kLaunch] = expected_metric(8.8, 8.8 * 0.01, 10, Better::Lower, "us", 0.15);
+  b.metrics[kRead] = expected_metric(4400, 4400 * 0.01, 10, Better::Higher, "GB/s", 0.03);
   return b;
 }
 
@@ -65,7 +44,8 @@ ResultsDocument run_on(const std::string& gpu, double read) {
   ResultsDocument run;
   run.run.host = "vm";
   run.environment = environment_of({gpu});
-  run.metrics = {metric(kLaunch, 8.8 * 1.2, "us", Better::Lower), metric(kRead, read, "GB/s", Better::Higher)};
+  run.metrics = {measured_metric(kLaunch, "us", Better::Lower, {8.8 * 1.2, 8.8 * 1.2, 8.8 * 1.2}),
+                 measured_metric(kRead, "GB/s", Better::Higher, {read, read, read})};
   return run;
 }
 

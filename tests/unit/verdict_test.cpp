@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "harness/results/results_io.hpp"
+#include "tests/unit/metric_fixtures.hpp"
 
 namespace gpubench {
 namespace {
@@ -14,25 +15,11 @@ namespace {
 const std::string kCheck = std::string(GPUBENCH_TEST_DATA) + "/check";
 
 Metric measured(std::vector<double> samples, Better better = Better::Higher) {
-  Metric m;
-  m.id = "x/y/gpu0/bandwidth";
-  m.unit = "GB/s";
-  m.better = better;
-  m.samples = std::move(samples);
-  m.statistics = summarize(m.samples);
-  m.value = m.statistics.median;
-  return m;
+  return measured_metric("x/y/gpu0/bandwidth", "GB/s", better, std::move(samples));
 }
 
 BaselineMetric expected(double value, double spread, Better better = Better::Higher) {
-  BaselineMetric b;
-  b.expected = value;
-  b.spread = spread;
-  b.runs = 5;
-  b.better = better;
-  b.unit = "GB/s";
-  b.tolerance = 0.03;
-  return b;
+  return expected_metric(value, spread, 5, better, "GB/s", 0.03);
 }
 
 TEST(Verdict, WithinToleranceIsAPassEvenWhenSignificant) {

@@ -11,23 +11,19 @@
 #include "harness/watch/watch_document.hpp"
 #include "harness/watch/watch_prometheus.hpp"
 #include "harness/watch/watched_child.hpp"
+#include "tests/unit/watched_h200.hpp"
 
 namespace gpubench {
 namespace {
 
 // A memory-bound job on an H200: SMs busy, tensor pipes idle, DRAM at 82 % of 4.8 TB/s (3.94 TB/s, 89 % of the
-// 4.43 TB/s measured), twelve samples a second apart; no NVLink figures (one GPU).
+// 4.43 TB/s measured), twelve samples a second apart; no NVLink figures (one GPU). Its samples are set field by field
+// like watch_rules_test's healthy() on purpose: the outputs tested below quote these figures.
 WatchTimeline memory_bound_job() {
   WatchTimeline job;
   job.command = {"python", "stream.py", "--size", "8 GiB"};
   job.cpus_allowed = 16;
-  GpuTimeline gpu;
-  gpu.index = 0;
-  gpu.name = "NVIDIA H200";
-  gpu.dram_peak_gbps = 4800;
-  gpu.pcie_max_gen = 5;
-  gpu.pcie_max_width = 16;
-  gpu.slowdown_temperature_c = 87;
+  GpuTimeline gpu = watched_h200();
   gpu.power_limit_w = 700;
   gpu.default_power_limit_w = 700;
   for (int i = 0; i < 12; ++i) {

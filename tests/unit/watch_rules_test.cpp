@@ -9,6 +9,7 @@
 
 #include "harness/results/input_error.hpp"
 #include "harness/watch/diagnosis_rules.hpp"
+#include "tests/unit/watched_h200.hpp"
 
 namespace gpubench {
 namespace {
@@ -48,12 +49,7 @@ WatchTimeline timeline(const std::function<void(int, GpuSample&, HostSample&)>& 
   WatchTimeline job;
   job.command = {"python", "train.py"};
   job.cpus_allowed = 16;
-  GpuTimeline gpu;
-  gpu.name = "NVIDIA H200";
-  gpu.dram_peak_gbps = 4800;
-  gpu.pcie_max_gen = 5;
-  gpu.pcie_max_width = 16;
-  gpu.slowdown_temperature_c = 87;
+  GpuTimeline gpu = watched_h200();
   for (int i = 0; i < samples; ++i) {
     GpuSample sample = healthy(i);
     HostSample host{double(i), 2, 0.5, 0};

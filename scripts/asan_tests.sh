@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The CPU tests under AddressSanitizer and UndefinedBehaviorSanitizer (CMake presets "asan"): the readers,
-# writers, runner and verdicts that take files and arguments from other machines and people. Run after
+# writers, runner and verdicts that take files and arguments from other machines and people (not the fleet tests,
+# which try the scripts on a real Slurm and node_exporter, with the programs the main build makes). Run after
 # scripts/setup.sh, which installs what it needs (and, where the system's CMake is older than 3.24, CMake from
 # PyPI under build/_deps/cmake). Builds into build-asan/; CI runs it after the README's test line.
 set -euo pipefail

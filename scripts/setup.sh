@@ -178,4 +178,8 @@ build_started=${SECONDS}
 read -r -a targets <<<"${GPUBENCH_BUILD_TARGETS:-}"
 "${cmake_bin}" --build "${build_dir}" --parallel "$(nproc)" ${targets[@]+--target "${targets[@]}"}
 build_seconds=$((SECONDS - build_started))
-say "built in $((build_seconds / 60)) min $((build_seconds % 60)) s: ${build_dir}/gpubench, ${build_dir}/gpubench-micro"
+built=""
+for program in gpubench gpubench-micro gpubench-mpi; do
+  if [ -x "${build_dir}/${program}" ]; then built="${built:+${built}, }${build_dir}/${program}"; fi
+done
+say "built in $((build_seconds / 60)) min $((build_seconds % 60)) s: ${built}"

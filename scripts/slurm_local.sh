@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A one-node Slurm cluster on this machine (slurmctld, slurmd and munged on 127.0.0.1), for trying
 # examples/slurm/acceptance.sbatch on a real Slurm: its configuration, key, state, logs and sockets all live in DIR,
-# nothing goes to /etc or /run, and nothing is started but these three daemons.
+# nothing goes to /etc or /run, and nothing is started but these three daemons (on cgroup v2 without systemd, root
+# also makes /sys/fs/cgroup/system.slice for slurmd's scope: cgroup_slice below).
 #
 #   scripts/slurm_local.sh start DIR [--gpus N|auto] [--bundle BUNDLE]
 #   scripts/slurm_local.sh stop DIR
@@ -62,10 +63,10 @@ stop() {
     kill -0 "${pid}" 2>/dev/null && { say "pid ${pid} still running after 10 s: KILL"; kill -KILL "${pid}" 2>/dev/null || true; }
   done
   rm -f "${dir}/run/"*.pid
-  # The scopes slurmd made go once empty; then the slice this script made for them (cgroup_slice below).
+  # The slice this script made (cgroup_slice below), with the cgroups slurmd made in it, deepest first; a cgroup
+  # that still holds a process stays.
   if [ -f "${dir}/run/made_cgroup_slice" ]; then
-    rmdir /sys/fs/cgroup/system.slice/*_slurmstepd.scope/* /sys/fs/cgroup/system.slice/*_slurmstepd.scope \
-      /sys/fs/cgroup/system.slice 2>/dev/null || true
+    find /sys/fs/cgroup/system.slice -depth -type d -exec rmdir {} + 2>/dev/null || true
     rm -f "${dir}/run/made_cgroup_slice"
   fi
   say "stopped the cluster in ${dir}"
@@ -200,7 +201,8 @@ cgroup_slice() {
       echo "+${controller}" >"${root}/cgroup.subtree_control" 2>/dev/null ||
       say "could not enable the ${controller} controller for ${root}'s children"
   done
-  mkdir "${root}/system.slice" && touch "${dir}/run/made_cgroup_slice"
+  mkdir "${root}/system.slice" || die "could not make ${root}/system.slice for slurmd's scope"
+  touch "${dir}/run/made_cgroup_slice"
   say "made ${root}/system.slice for slurmd's scope (no systemd here); stop removes it"
 }
 

@@ -58,7 +58,7 @@ std::vector<std::size_t> copy_sizes(Suite suite) {
 // The kernel, the copies and their streams and events on the current GPU.
 class OverlapWork {
  public:
-  OverlapWork(PinnedHostPool& pool, std::size_t copy_bytes, HostMemory kind, int numa_node)
+  OverlapWork(HostBufferPool& pool, std::size_t copy_bytes, HostMemory kind, int numa_node)
       : upload_(pool, Direction::HostToDevice, copy_bytes, kind, numa_node, kInputSeed + 1, copy_stream_.get()),
         download_(pool, Direction::DeviceToHost, copy_bytes, kind, numa_node, kInputSeed + 3, copy_stream_.get()),
         input_(kComputeWords),
@@ -182,7 +182,7 @@ void run_overlap(benchmark::State& state, const BenchmarkContext& context, const
                  HostMemory kind, std::size_t copy_bytes) {
   const GpuLocality locality = gpu_locality(device.index);
   const ScopedCpuBinding binding(locality.cpus);
-  OverlapWork work(context.resources->pinned_host_pool(), copy_bytes, kind, locality.numa_node);
+  OverlapWork work(context.resources->host_buffer_pool(), copy_bytes, kind, locality.numa_node);
   work.set_rounds(rounds_of_this_process(context, device.index, kind, work));
   work.time_arrangements();  // warm-up
   work.poison_output();

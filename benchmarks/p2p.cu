@@ -35,7 +35,7 @@
 #include "benchmarks/common/l2_eviction.hpp"
 #include "benchmarks/common/pcie_link.hpp"
 #include "benchmarks/common/peer_access.hpp"
-#include "benchmarks/common/pinned_host_pool.hpp"
+#include "benchmarks/common/host_buffer_pool.hpp"
 #include "benchmarks/common/process_resources.hpp"
 #include "benchmarks/common/registry.hpp"
 #include "benchmarks/common/reporting.hpp"
@@ -240,7 +240,7 @@ void run_staged_host(benchmark::State& state, const BenchmarkContext& context, c
   const GpuLocality locality = gpu_locality(from.index);
   // Portable, so both GPUs may use it; from the pool, as pinning it anew for each run is slow.
   const HostBufferLease staging =
-      lease_host_buffer(context.resources->pinned_host_pool(), bytes * batch, HostMemory::Pinned, locality.numa_node);
+      context.resources->host_buffer_pool().take(bytes * batch, HostMemory::Pinned, locality.numa_node);
   GatedLane d2h(from.index);
   GatedLane h2d(to.index);
   GPUBENCH_CUDA_CHECK(cudaSetDevice(from.index));

@@ -8,7 +8,7 @@
 #include "benchmarks/common/device_buffer.hpp"
 #include "benchmarks/common/host_buffer.hpp"
 #include "benchmarks/common/mismatch_counter.hpp"
-#include "benchmarks/common/pinned_host_pool.hpp"
+#include "benchmarks/common/host_buffer_pool.hpp"
 #include "kernels/random_fill.cuh"
 #include "kernels/verify.cuh"
 
@@ -25,9 +25,9 @@ inline const char* direction_name(Direction direction) { return direction == Dir
 // are written here, so whatever a pooled host buffer held before does not matter.
 class CopyJob {
  public:
-  CopyJob(PinnedHostPool& pool, Direction direction, std::size_t bytes, HostMemory kind, int numa_node, std::uint64_t seed,
+  CopyJob(HostBufferPool& pool, Direction direction, std::size_t bytes, HostMemory kind, int numa_node, std::uint64_t seed,
           cudaStream_t stream)
-      : direction_(direction), host_(lease_host_buffer(pool, bytes, kind, numa_node)), device_(bytes), check_(bytes) {
+      : direction_(direction), host_(pool.take(bytes, kind, numa_node)), device_(bytes), check_(bytes) {
     // The source gets random bytes from `seed`; the destination other random bytes, so that a copy that never
     // happened fails the check. The host's bytes are drawn on the device and copied over, which also faults
     // in every page of a pageable buffer before the timing.

@@ -4,7 +4,7 @@
 // what is slow to make (pinned host memory) or must stay the same from one repetition to the next (a tuning
 // choice) is kept here. Benchmarks run one at a time, on one thread.
 #include "benchmarks/common/detail/objects_by_type.hpp"
-#include "benchmarks/common/pinned_host_pool.hpp"
+#include "benchmarks/common/host_buffer_pool.hpp"
 
 namespace gpubench {
 
@@ -14,7 +14,7 @@ class ProcessResources {
   ProcessResources(const ProcessResources&) = delete;
   ProcessResources& operator=(const ProcessResources&) = delete;
 
-  PinnedHostPool& pinned_host_pool() { return pinned_host_pool_; }
+  HostBufferPool& host_buffer_pool() { return host_buffer_pool_; }
 
   // A family's own state for the whole process, one object of each type T (a type of the family's own),
   // default-constructed on first use.
@@ -24,7 +24,7 @@ class ProcessResources {
   }
 
  private:
-  PinnedHostPool pinned_host_pool_;  // declared first: outlives whatever a family keeps
+  HostBufferPool host_buffer_pool_;  // declared first: outlives whatever a family keeps
   detail::ObjectsByType family_states_;
 };
 

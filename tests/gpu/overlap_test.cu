@@ -11,7 +11,7 @@
 #include "benchmarks/common/cuda_event.hpp"
 #include "benchmarks/common/device_buffer.hpp"
 #include "benchmarks/common/event_timer.hpp"
-#include "benchmarks/common/pinned_host_pool.hpp"
+#include "benchmarks/common/host_buffer_pool.hpp"
 #include "benchmarks/overlap/compute_calibration.hpp"
 #include "kernels/hash_rounds.cuh"
 #include "kernels/random_fill.cuh"
@@ -71,7 +71,7 @@ TEST(HashRounds, TakesLongerWithMoreRoundsAsTheCalibrationAssumes) {
 
 TEST(Overlap, APinnedCopyRunsWhileAKernelDoes) {
   GPUBENCH_REQUIRE_GPU();
-  PinnedHostPool pool;
+  HostBufferPool pool;
   CudaStream compute_stream, copy_stream;
   const std::size_t bytes = std::size_t{64} << 20;
   const CopyJob copy(pool, Direction::HostToDevice, bytes, HostMemory::Pinned, -1, 5, copy_stream.get());

@@ -18,7 +18,7 @@
 #include "benchmarks/common/host_buffer.hpp"
 #include "benchmarks/common/nvml_library.hpp"
 #include "benchmarks/common/pcie_link.hpp"
-#include "benchmarks/common/pinned_host_pool.hpp"
+#include "benchmarks/common/host_buffer_pool.hpp"
 #include "kernels/random_fill.cuh"
 #include "tests/gpu/gpu_test_support.hpp"
 
@@ -164,30 +164,37 @@ TEST(PcieBandwidth, IsPositiveAndBelowTheLinkPeak) {
   }
 }
 
-TEST(PinnedHostPool, ReusesAReturnedBufferAndKeepsNoMoreIdleThanWasEverInUse) {
+TEST(HostBufferPool, ReusesAReturnedBufferOfTheSameKindAndKeepsNoMoreIdleThanWasEverInUse) {
   GPUBENCH_REQUIRE_GPU();
   constexpr std::size_t kMiB = std::size_t{1} << 20;
-  PinnedHostPool pool;
+  HostBufferPool pool;
   const unsigned char* first = nullptr;
   {
-    const HostBufferLease lease = pool.take(kMiB, -1);
+    const HostBufferLease lease = pool.take(kMiB, HostMemory::Pinned, -1);
     EXPECT_EQ(lease->kind(), HostMemory::Pinned);
     first = lease->get();
   }
   EXPECT_EQ(pool.idle_bytes(), kMiB);
   {
-    const HostBufferLease again = pool.take(kMiB, -1);
-    EXPECT_EQ(again->get(), first) << "the idle buffer of that size and node is handed out again";
-    const HostBufferLease second = pool.take(kMiB, -1);
+    const HostBufferLease again = pool.take(kMiB, HostMemory::Pinned, -1);
+    EXPECT_EQ(again->get(), first) << "the idle buffer of that size, kind and node is handed out again";
+    const HostBufferLease second = pool.take(kMiB, HostMemory::Pinned, -1);
     EXPECT_NE(second->get(), first);
-    const HostBufferLease elsewhere = pool.take(kMiB, 0);
+    const HostBufferLease elsewhere = pool.take(kMiB, HostMemory::Pinned, 0);
     EXPECT_NE(elsewhere->get(), first) << "another NUMA node gets a buffer of its own";
   }
   EXPECT_EQ(pool.idle_bytes(), 3 * kMiB) << "three were in use at once";
-  { const HostBufferLease small = pool.take(4096, -1); }
+  { const HostBufferLease small = pool.take(4096, HostMemory::Pinned, -1); }
   EXPECT_EQ(pool.idle_bytes(), 3 * kMiB) << "over the most ever in use, the smallest idle buffer is freed";
-  { const HostBufferLease own = lease_host_buffer(pool, 4096, HostMemory::Pageable, -1); }
-  EXPECT_EQ(pool.idle_bytes(), 3 * kMiB) << "pageable buffers are not pooled";
+  const unsigned char* pageable = nullptr;
+  {
+    const HostBufferLease lease = pool.take(kMiB, HostMemory::Pageable, -1);
+    EXPECT_EQ(lease->kind(), HostMemory::Pageable) << "an idle pinned buffer of the size does not serve";
+    EXPECT_NE(lease->get(), first);
+    pageable = lease->get();
+  }
+  const HostBufferLease pageable_again = pool.take(kMiB, HostMemory::Pageable, -1);
+  EXPECT_EQ(pageable_again->get(), pageable) << "a pageable buffer is handed out again, its pages already touched";
 }
 
 }  // namespace

@@ -221,7 +221,8 @@ void register_nccl_benchmarks(const BenchmarkContext& context) {
         [&context, session, forced, point](benchmark::State& state, const std::vector<BenchmarkDevice>& devices) {
           run_busbw(state, context, *session, forced, devices, point);
         },
-        "");
+        "")
+        ->MinTime(collective_min_time_seconds(context.suite));
   }
   for (const LaunchPoint& point : launch_points(context.suite, forced)) {
     register_all_devices(
@@ -229,7 +230,8 @@ void register_nccl_benchmarks(const BenchmarkContext& context) {
         [&context, session, forced, point](benchmark::State& state, const std::vector<BenchmarkDevice>& devices) {
           run_time_per_call(state, context, *session, forced, devices, point);
         },
-        "");
+        "")
+        ->MinTime(collective_min_time_seconds(context.suite));
   }
 }
 

@@ -6,7 +6,9 @@
 
 namespace gpubench {
 
-double min_time_seconds(Suite suite) { return suite == Suite::Quick ? 0.1 : 0.5; }
+double min_time_seconds(Suite suite) { return suite == Suite::Quick ? 0.05 : 0.5; }
+
+double collective_min_time_seconds(Suite suite) { return suite == Suite::Quick ? 0.1 : 0.5; }
 
 void register_per_device(const BenchmarkContext& context, const std::string& name, DeviceBenchmark body,
                          int fixed_iterations) {
@@ -35,10 +37,10 @@ void register_per_device(const BenchmarkContext& context, const std::string& nam
   }
 }
 
-void register_all_devices(const BenchmarkContext& context, const std::string& name, MultiDeviceBenchmark body,
-                          const std::string& suffix) {
+benchmark::internal::Benchmark* register_all_devices(const BenchmarkContext& context, const std::string& name,
+                                                    MultiDeviceBenchmark body, const std::string& suffix) {
   const std::string full_name = name + suffix;
-  benchmark::RegisterBenchmark(full_name.c_str(),
+  return benchmark::RegisterBenchmark(full_name.c_str(),
                                [&context, body](benchmark::State& state) {
                                  if (!context.no_gpu_reason.empty()) {
                                    skip_benchmark(state, context.no_gpu_reason);

@@ -154,7 +154,7 @@ int run_ranks(const MpiWorld& world, const Options& options, const std::vector<s
 
   const Suite suite = options.suite == "quick" ? Suite::Quick : Suite::Full;
   const int repetitions = suite == Suite::Quick ? catalogue_row.quick_repetitions : catalogue_row.full_repetitions;
-  MpiCollectiveRunner runner(world, device, debug_log, forced, repetitions, min_time_seconds(suite));
+  MpiCollectiveRunner runner(world, device, debug_log, forced, repetitions, collective_min_time_seconds(suite));
   const auto started = std::chrono::steady_clock::now();
   FamilyRun family{variant_label(catalogue_row, forced), "ok", 0, 0, nlohmann::json::object()};
   const auto checkpoint = [&](bool finished) {

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <future>
+#include <map>
 #include <set>
 
 #include "benchmarks/common/device_selection.hpp"
@@ -81,16 +83,28 @@ void run_benchmarks(const RunOptions& options, const std::vector<TelemetrySample
     std::string filter;  // the child's --benchmark_filter
   };
   std::vector<Planned> plan;
-  // One listing per environment: each costs a start of gpubench-micro (driver and NVML included), and only the
-  // NCCL variants change the environment.
-  std::map<std::map<std::string, std::string>, std::vector<std::string>> listings;
+  // Each variant is listed with its own environment: a variant may name its benchmarks after it (NCCL_ALGO ...).
+  const auto listing_environment = [&](const FamilyVariant& variant) {
+    std::map<std::string, std::string> env = child_env;
+    for (const auto& [name, value] : variant.environment) env[name] = value;
+    return env;
+  };
+  // One listing per environment (only the NCCL variants change it), all at once: each is a start of
+  // gpubench-micro, driver and NVML included, and one after another they added seconds to a quick run.
+  std::map<std::map<std::string, std::string>, std::future<std::vector<std::string>>> pending;
   for (const FamilySpec& family : families_in_suite(options.suite)) {
     for (const FamilyVariant& variant : family.variants) {
-      // Listed with the variant's environment: a variant may name its benchmarks after it (NCCL_ALGO ...).
-      std::map<std::string, std::string> env = child_env;
-      for (const auto& [name, value] : variant.environment) env[name] = value;
-      auto listing = listings.find(env);
-      if (listing == listings.end()) listing = listings.emplace(env, list_micro_benchmarks(options.micro_path, env)).first;
+      const std::map<std::string, std::string> env = listing_environment(variant);
+      if (pending.count(env) == 0) {
+        pending.emplace(env, std::async(std::launch::async, list_micro_benchmarks, options.micro_path, env));
+      }
+    }
+  }
+  std::map<std::map<std::string, std::string>, std::vector<std::string>> listings;
+  for (auto& [env, listing] : pending) listings.emplace(env, listing.get());  // rethrows a listing's error
+  for (const FamilySpec& family : families_in_suite(options.suite)) {
+    for (const FamilyVariant& variant : family.variants) {
+      const auto listing = listings.find(listing_environment(variant));
       std::vector<std::string> selected = select_benchmarks(listing->second, family.name, options.filter);
       if (!selected.empty()) {
         std::string filter = child_filter(listing->second, family.name, selected);

@@ -43,10 +43,11 @@ const std::vector<FamilySpec>& family_catalogue() {
       {"memory", "device memory bandwidth: STREAM read/write/copy/scale/add/triad and cudaMemcpy D2D, 1 GiB arrays",
        true, 3, 5, std::chrono::seconds(300), kOneVariant, 0.03, std::nullopt, {""}, {}, true},
       // Clocks move with power and temperature. The full suite's maximum-achievable search adds about a minute a
-      // precision a GPU. Two quick repetitions: each sustained one is a 1 s window (gemm.cu says why), and three
-      // would make the quick family 39 s where it took 24-32 s.
+      // precision a GPU, its maximum-sustainable one about 40 s. Two quick repetitions: each sustained one is a 0.75 s
+      // window (gemm.cu says why).
       {"gemm", "cuBLAS/cuBLASLt GEMM: FP32, TF32, FP16, BF16, FP8 (cc >= 8.9); square sweep, transformer shapes, "
-       "sustained and in bursts from idle, the maximum achievable over a grid of shapes (full suite)",
+       "sustained and in bursts from idle, the maximum achievable over a grid of shapes and the maximum sustainable "
+       "over shapes of whole waves (full suite)",
        true, 2, 5, std::chrono::seconds(1800), kOneVariant, 0.05, std::nullopt,
        {"(bf16|fp8_e4m3|tf32|fp32)/8192x", "tensor_core_speedup/"}, {}, true},
       // The full suite takes about 6 min a GPU.

@@ -141,6 +141,16 @@ DeviceArchitecture read_architecture(int device) {
   return arch;
 }
 
+// The device's architecture when it runs the precision; otherwise the benchmark is skipped with the reason.
+std::optional<DeviceArchitecture> architecture_running(benchmark::State& state, int device, GemmPrecision precision) {
+  const DeviceArchitecture arch = read_architecture(device);
+  if (const auto reason = unsupported_reason(arch.major, arch.minor, precision)) {
+    skip_benchmark(state, *reason);
+    return std::nullopt;
+  }
+  return arch;
+}
+
 std::optional<double> peak_for(const DeviceArchitecture& arch, GemmPrecision precision) {
   return gemm_peak_tflops(arch.major, arch.minor, arch.sm_count, arch.sm_clock_khz, precision);
 }
@@ -175,11 +185,9 @@ enum class GemmTiming { Sustained, Burst };
 
 void run_gemm(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& device,
               GemmPrecision precision, const GemmShape& shape, GemmTiming timing) {
-  const DeviceArchitecture arch = read_architecture(device.index);
-  if (const auto reason = unsupported_reason(arch.major, arch.minor, precision)) {
-    skip_benchmark(state, *reason);
-    return;
-  }
+  const std::optional<DeviceArchitecture> supported = architecture_running(state, device.index, precision);
+  if (!supported) return;
+  const DeviceArchitecture& arch = *supported;
   if (const auto reason = memory_shortfall(device_bytes(precision, shape))) {
     skip_benchmark(state, *reason);
     return;
@@ -232,11 +240,9 @@ void run_gemm(benchmark::State& state, const BenchmarkContext& context, const Be
 // both see the same clocks and temperature.
 void run_tensor_core_speedup(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& device,
                              const GemmShape& shape) {
-  const DeviceArchitecture arch = read_architecture(device.index);
-  if (const auto reason = unsupported_reason(arch.major, arch.minor, GemmPrecision::Tf32)) {
-    skip_benchmark(state, *reason);
-    return;
-  }
+  const std::optional<DeviceArchitecture> supported = architecture_running(state, device.index, GemmPrecision::Tf32);
+  if (!supported) return;
+  const DeviceArchitecture& arch = *supported;
   const std::size_t bytes = device_bytes(GemmPrecision::Fp32, shape) + device_bytes(GemmPrecision::Tf32, shape);
   if (const auto reason = memory_shortfall(bytes)) {
     skip_benchmark(state, *reason);
@@ -327,11 +333,9 @@ const ShapeSearch& search_once(const BenchmarkContext& context, int device, cubl
 // The most this GPU reaches in the precision, on the best shape of the search grid, timed in bursts from idle.
 void run_max_achievable(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& device,
                         GemmPrecision precision) {
-  const DeviceArchitecture arch = read_architecture(device.index);
-  if (const auto reason = unsupported_reason(arch.major, arch.minor, precision)) {
-    skip_benchmark(state, *reason);
-    return;
-  }
+  const std::optional<DeviceArchitecture> supported = architecture_running(state, device.index, precision);
+  if (!supported) return;
+  const DeviceArchitecture& arch = *supported;
   CudaStream stream;
   const LtHandle handle = create_lt_handle();
   const ShapeSearch& search = search_once(context, device.index, handle.get(), precision, stream.get());
@@ -494,11 +498,9 @@ const SustainableSearch& search_sustainable_once(const BenchmarkContext& context
 // The most this GPU holds in the precision at its power limit, on the best shape of the sustainable search.
 void run_max_sustainable(benchmark::State& state, const BenchmarkContext& context, const BenchmarkDevice& device,
                          GemmPrecision precision) {
-  const DeviceArchitecture arch = read_architecture(device.index);
-  if (const auto reason = unsupported_reason(arch.major, arch.minor, precision)) {
-    skip_benchmark(state, *reason);
-    return;
-  }
+  const std::optional<DeviceArchitecture> supported = architecture_running(state, device.index, precision);
+  if (!supported) return;
+  const DeviceArchitecture& arch = *supported;
   CudaStream stream;
   const LtHandle handle = create_lt_handle();
   const SustainableSearch& search =

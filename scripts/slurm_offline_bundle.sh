@@ -2,7 +2,8 @@
 # Brings Slurm and MUNGE to a machine that reaches no package registry (a lent GPU node): on this machine (Debian 12,
 # or any Debian-like one whose apt can fetch Debian 12's packages), `apt-get download` fetches Debian's slurmctld,
 # slurmd, slurm-client, slurm-wlm-basic-plugins, munge, libmunge2 and libpmix2, and every library they load that
-# is not part of glibc, and unpacks them into BUNDLE (default .slurm-bundle, ignored by git; about 25 MiB).
+# is not part of glibc (found through the same packages installed here: run scripts/setup.sh first), and unpacks
+# them into BUNDLE (default .slurm-bundle, ignored by git; about 25 MiB).
 # scripts/slurm_local.sh start DIR --bundle BUNDLE then runs the cluster from there on any x86-64 Linux with
 # glibc 2.36 or newer (Debian 12, Ubuntu 24.04), where none of these packages is installed.
 #
@@ -20,7 +21,8 @@
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-bundle="${1:-${repo}/.slurm-bundle}"
+# Absolute: ldd names the bundle's own libraries by absolute paths, which are matched against it below.
+bundle="$(realpath -m "${1:-${repo}/.slurm-bundle}")"
 say() { printf '[slurm_bundle] %s\n' "$*"; }
 die() { printf '[slurm_bundle] error: %s\n' "$*" >&2; exit 1; }
 { command -v apt-get >/dev/null && command -v dpkg >/dev/null; } || die "needs apt-get and dpkg (a Debian-like machine)"
@@ -97,7 +99,7 @@ for round in 1 2 3 4 5; do
       [[ "${name}" =~ ${system_libs} ]] && continue
       case "${path}" in "${bundle}"/*) continue ;; esac
       owner="$(owner_of "${path}")"
-      [ -n "${owner}" ] || die "${f#"${bundle}/"} needs ${name} (${path}), which no Debian package here owns"
+      [ -n "${owner}" ] || die "${f#"${bundle}/"} needs ${name} (${path}), which no Debian package here owns (the libraries are found by what this machine has installed: run scripts/setup.sh here first, which installs Slurm and MUNGE)"
       missing+=("${owner}")
     done < <(env -u LD_LIBRARY_PATH ldd "${f}" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// {print $1, $3} $2 == "=>" && $3 == "not" {print $1, "not-found"}')
   done < <(elf_files)

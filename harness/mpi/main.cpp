@@ -203,10 +203,9 @@ int run_ranks(const MpiWorld& world, const Options& options, const std::vector<s
   checkpoint(true);
   print_run_summary(document, std::cout);
   std::cout << "results: " << output << "\n";
-  if (world.size() < 2) {
-    std::cerr << "gpubench-mpi: needs at least two ranks (mpirun -np 2 ...)\n";
-    return kExitUsage;
-  }
+  // One rank is a one-GPU allocation, not a mistake: as `gpubench run` on one GPU, every collective is a skip
+  // with its reason, and nothing failed.
+  if (world.size() < 2) std::cout << "gpubench-mpi: 1 rank: every collective needs two or more, so none was measured\n";
   return document.failures.empty() ? kExitOk : kExitFailed;
 }
 

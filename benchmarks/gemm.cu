@@ -58,8 +58,9 @@ const GemmShape kBurstShape{8192, 8192, 8192};
 // about 0.15 s every 0.9 s (PyTorch's 8192^3 and 4096^3 products timed in 50 ms windows, 2026-12-04). Windows of
 // 0.5 s then differed by up to 4.8 % with where they fell against the dips, 1 s windows by 1.9 % and 2 s windows by
 // 0.8 %. The quick suite's figures gate at a 5 % tolerance and spread 0.9-1.8 % between healthy runs with two 1 s
-// windows; two 0.75 s windows (1.5 s of timed load a figure) keep them inside it and take 5 s less of the quick
-// suite's minute (docs/measured.md has the spread of the ten runs that made the one-H200 baseline).
+// windows. With two 0.75 s windows (1.5 s of timed load a figure, 5 s less of the quick suite's minute) the ten
+// sustained figures of the one-H100 baseline's 14 runs, on three nodes, stayed within 0.4-1.2 % of their medians
+// (baselines/README.md).
 double sustained_window_seconds(Suite suite) { return suite == Suite::Quick ? 0.75 : 1.0; }
 
 // The algorithm choices made in this process, by device, precision, shape and way of choosing. A benchmark's first

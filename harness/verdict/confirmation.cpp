@@ -4,6 +4,8 @@
 #include <set>
 #include <sstream>
 
+#include "harness/verdict/link_cause.hpp"
+
 namespace gpubench {
 namespace {
 
@@ -100,6 +102,8 @@ void apply_confirmations(CheckReport& report, const ResultsDocument& results) {
     } else {
       v.reason = "measured again " + measured_again + ": " + without_advice(again.reason);
     }
+    // The reason was made again from the fresh processes' figure, so its cause is named again.
+    if (const std::string cause = link_cause(results, report.verdicts, v); !cause.empty()) v.reason += "; " + cause;
   }
   sort_worst_first(report.verdicts);
 }

@@ -17,20 +17,13 @@
 #include "harness/results/input_error.hpp"
 #include "harness/results/statistics.hpp"
 #include "harness/results/string_field.hpp"
-#include "harness/verdict/narrowed_link.hpp"
+#include "harness/verdict/link_cause.hpp"
 #include "harness/verdict/run_filter.hpp"
 
 namespace gpubench {
 namespace {
 
 constexpr double kSignificance = 3.0;
-
-std::string percent(double fraction) {
-  std::ostringstream out;
-  out.precision(fraction != 0 && std::fabs(fraction) < 0.001 ? 2 : 1);
-  out << std::fixed << (fraction >= 0 ? "+" : "") << 100 * fraction << " %";
-  return out.str();
-}
 
 std::string significant(double value) {
   std::ostringstream out;
@@ -105,6 +98,13 @@ int CheckReport::count(VerdictKind kind) const {
   return static_cast<int>(std::count_if(verdicts.begin(), verdicts.end(), [kind](const MetricVerdict& v) { return v.kind == kind; }));
 }
 
+std::string signed_percent(double fraction) {
+  std::ostringstream out;
+  out.precision(fraction != 0 && std::fabs(fraction) < 0.001 ? 2 : 1);
+  out << std::fixed << (fraction >= 0 ? "+" : "") << 100 * fraction << " %";
+  return out.str();
+}
+
 MetricVerdict judge_metric(const Metric& measured, const std::string& id, const BaselineMetric& baseline) {
   MetricVerdict v;
   v.id = id;
@@ -124,12 +124,12 @@ MetricVerdict judge_metric(const Metric& measured, const std::string& id, const 
   const double base_noise = baseline_noise(baseline);
   const double noise = std::sqrt(run_noise * run_noise + base_noise * base_noise);
   v.noise = noise / baseline.expected;
-  const std::string moved = percent(v.change) + " against " + significant(baseline.expected) + " " + baseline.unit;
+  const std::string moved = signed_percent(v.change) + " against " + significant(baseline.expected) + " " + baseline.unit;
   if (baseline.gates) v.gated_at = gating_tolerance(baseline);
   // "the tolerance", or where the noise band set it wider, "the 17.6 % it gates at (its noise; tolerance 5.0 %)".
   const std::string gate = v.gated_at && v.gated_at->set_by_noise
-                               ? "the " + percent(v.gated_at->fraction).substr(1) + " it gates at (its noise; tolerance " +
-                                     percent(baseline.tolerance).substr(1) + ")"
+                               ? "the " + signed_percent(v.gated_at->fraction).substr(1) + " it gates at (its noise; tolerance " +
+                                     signed_percent(baseline.tolerance).substr(1) + ")"
                                : "the tolerance";
   if (!baseline.gates) {
     v.kind = VerdictKind::Informational;
@@ -137,13 +137,13 @@ MetricVerdict judge_metric(const Metric& measured, const std::string& id, const 
   } else if (std::fabs(v.change) <= v.gated_at->fraction) {
     v.kind = VerdictKind::Pass;
     v.reason = moved + ", within " +
-               (v.gated_at->set_by_noise ? gate : "the " + percent(baseline.tolerance).substr(1) + " tolerance");
+               (v.gated_at->set_by_noise ? gate : "the " + signed_percent(baseline.tolerance).substr(1) + " tolerance");
   } else if (std::fabs(measured.value - baseline.expected) > noise) {
     v.kind = v.worse ? VerdictKind::Regression : VerdictKind::Improvement;
-    v.reason = moved + ": past " + gate + " and past what noise explains (" + percent(v.noise).substr(1) + ")";
+    v.reason = moved + ": past " + gate + " and past what noise explains (" + signed_percent(v.noise).substr(1) + ")";
   } else {
     v.kind = VerdictKind::Noisy;
-    v.reason = moved + ": past " + gate + ", but noise alone could move it " + percent(v.noise).substr(1) +
+    v.reason = moved + ": past " + gate + ", but noise alone could move it " + signed_percent(v.noise).substr(1) +
                (v.worse ? kMeasureAgainAdvice : "; re-run with more --repetitions");
   }
   v.method_change = method_change(baseline.method, measuring_method(measured.params));
@@ -206,8 +206,6 @@ CheckReport check_against_baseline(const ResultsDocument& results, const std::st
     const auto m = measured.find(id);
     if (m != measured.end()) {
       report.verdicts.push_back(judge(*m->second, id, &expected));
-      const std::string link = narrowed_link(results.environment, id);
-      if (report.verdicts.back().worse && !link.empty()) report.verdicts.back().reason += "; " + link;
       // Each file passes its own checks, but a tiny expectation against a huge value still overflows.
       if (!std::isfinite(report.verdicts.back().change) || !std::isfinite(report.verdicts.back().noise)) {
         throw InputError(results_path, "metrics: " + id, "a value of " + significant(m->second->value) + " against " +
@@ -252,6 +250,7 @@ CheckReport check_against_baseline(const ResultsDocument& results, const std::st
   for (const Metric& m : results.metrics) {
     if (!baseline.metrics.count(m.id)) report.verdicts.push_back(judge(m, m.id, nullptr));
   }
+  add_link_causes(report.verdicts, results);
   sort_worst_first(report.verdicts);
   report.unjudged_deciding = unjudged_deciding_figures(report.verdicts);
   return report;

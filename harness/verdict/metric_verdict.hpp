@@ -88,6 +88,9 @@ struct CheckReport {
 // re-run with more repetitions: nothing is measured again there.
 inline constexpr const char* kMeasureAgainAdvice = "; measure it again in fresh processes (check --confirm 3)";
 
+// A relative change as every verdict states it: "+1.2 %", "-0.05 %".
+std::string signed_percent(double fraction);
+
 // One metric on its own (also to re-judge a re-measured value).
 MetricVerdict judge_metric(const Metric& measured, const std::string& id, const BaselineMetric& baseline);
 

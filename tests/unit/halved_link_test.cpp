@@ -16,12 +16,10 @@
 
 #include "benchmarks/catalogue.hpp"
 #include "benchmarks/common/metric_id.hpp"
-#include "harness/baseline/machine_kind.hpp"
 #include "harness/results/id_pattern.hpp"
 #include "harness/results/results_io.hpp"
-#include "harness/results/statistics.hpp"
-#include "harness/verdict/confirmation.hpp"
 #include "harness/verdict/metric_verdict.hpp"
+#include "tests/unit/slowed_copies.hpp"
 
 namespace gpubench {
 namespace {
@@ -34,36 +32,6 @@ const std::regex kH2dCopies("^pcie/(h2d|bidirectional_h2d)/pinned/(1MiB|64MiB|1G
 const std::regex kD2hCopies("^pcie/(d2h|bidirectional_d2h)/pinned/(1MiB|64MiB|1GiB)/");
 // At x8 every pinned copy of 1 MiB and more runs at half its rate, both ways at once included.
 const std::regex kEveryCopy("^pcie/[a-z_0-9]+/pinned/(1MiB|64MiB|1GiB)/");
-
-CheckReport check(const ResultsDocument& run) {
-  const BaselineChoice choice = choose_baseline(machine_kind_of(run, "run"), GPUBENCH_BASELINES);
-  CheckReport report = check_against_baseline(run, "run.json", choice.baseline, choice.path, choice.same_model);
-  apply_confirmations(report, run);
-  return report;
-}
-
-// Every figure `touch` picks made `factor` times as fast (a time divided by it); returns their ids.
-std::set<std::string> slow_down(ResultsDocument& run, const std::function<bool(const std::string&)>& touch,
-                                double factor) {
-  std::set<std::string> touched;
-  for (Metric& m : run.metrics) {
-    if (!touch(m.id)) continue;
-    const double scale = m.better == Better::Higher ? factor : 1 / factor;
-    m.value *= scale;
-    for (double& sample : m.samples) sample *= scale;
-    m.statistics = summarize(m.samples);
-    touched.insert(m.id);
-  }
-  return touched;
-}
-
-std::set<std::string> slow_down(ResultsDocument& run, const std::regex& which, double factor) {
-  return slow_down(run, [&](const std::string& id) { return std::regex_search(id, which); }, factor);
-}
-
-void narrow_links_to(ResultsDocument& run, int width) {
-  for (nlohmann::json& gpu : run.environment["gpus"]) gpu["pcie"]["current_width"] = width;
-}
 
 std::set<std::string> ids_of(const CheckReport& report, const std::function<bool(const MetricVerdict&)>& which) {
   std::set<std::string> ids;
@@ -106,7 +74,7 @@ TEST(HalvedLink, EveryHealthyRecordedRunPassesTheShippedBaselines) {
        {"/nightly_h200x1/night1.json", "/nightly_h200x1/night2.json", "/nightly_h200x1/night3.json",
         "/nightly_h200x1/night_another_node.json", "/two_h200_quick/h200x2-quick-20261130.json",
         "/slowdown_h200x1/healthy.json", "/results_h200x1_memory_only.json"}) {
-    const CheckReport report = check(read_results_file(kData + name));
+    const CheckReport report = check_against_shipped(read_results_file(kData + name));
     EXPECT_TRUE(report.passed()) << name;
     EXPECT_EQ(report.count(VerdictKind::Regression), 0) << name;
   }
@@ -116,7 +84,7 @@ TEST(HalvedLink, EveryHealthyRecordedRunPassesTheShippedBaselines) {
 // tolerance their noise allows, and graph launch is decided by graph replay's steady time per kernel.
 TEST(HalvedLink, TheOneGpuBaselineJudgesEveryDecidingFigureOfAHealthyNight) {
   for (const std::string& name : {"night1.json", "night2.json", "night3.json", "night_another_node.json"}) {
-    const CheckReport report = check(read_results_file(kData + "/nightly_h200x1/" + name));
+    const CheckReport report = check_against_shipped(read_results_file(kData + "/nightly_h200x1/" + name));
     std::string unjudged;
     for (const UnjudgedFigure& f : report.unjudged_deciding) unjudged += f.id + ": " + f.reason + "\n";
     EXPECT_TRUE(report.unjudged_deciding.empty()) << name << "\n" << unjudged;
@@ -126,7 +94,7 @@ TEST(HalvedLink, TheOneGpuBaselineJudgesEveryDecidingFigureOfAHealthyNight) {
 TEST(HalvedLink, HostToDeviceAloneHalvedFailsOnItsCopiesAloneOnOneGpu) {
   ResultsDocument run = read_results_file(kOneGpuNight);
   const std::set<std::string> touched = slow_down(run, kH2dCopies, 0.5);
-  const CheckReport report = check(run);
+  const CheckReport report = check_against_shipped(run);
   expect_fails_on_exactly(report, touched, "");
   for (const char* deciding : {"pcie/h2d/pinned/1GiB/gpu0/bandwidth", "pcie/h2d/pinned/1GiB/all_gpus/bandwidth",
                                "pcie/bidirectional_h2d/pinned/1GiB/gpu0/bandwidth"}) {
@@ -137,7 +105,7 @@ TEST(HalvedLink, HostToDeviceAloneHalvedFailsOnItsCopiesAloneOnOneGpu) {
 TEST(HalvedLink, DeviceToHostAloneHalvedFailsOnItsCopiesAloneOnOneGpu) {
   ResultsDocument run = read_results_file(kOneGpuNight);
   const std::set<std::string> touched = slow_down(run, kD2hCopies, 0.5);
-  const CheckReport report = check(run);
+  const CheckReport report = check_against_shipped(run);
   expect_fails_on_exactly(report, touched, "");
   for (const char* deciding : {"pcie/d2h/pinned/1GiB/gpu0/bandwidth", "pcie/bidirectional_d2h/pinned/1GiB/gpu0/bandwidth"}) {
     EXPECT_TRUE(failing(report).count(deciding)) << deciding;
@@ -148,20 +116,20 @@ TEST(HalvedLink, AnX8LinkFailsOnEveryCopyAndNamesTheWidthOnOneGpu) {
   ResultsDocument run = read_results_file(kOneGpuNight);
   narrow_links_to(run, 8);
   const std::set<std::string> touched = slow_down(run, kEveryCopy, 0.5);
-  const CheckReport report = check(run);
+  const CheckReport report = check_against_shipped(run);
   expect_fails_on_exactly(report, touched, "PCIe link x8 of x16");
   EXPECT_TRUE(report.unjudged_deciding.empty());
 }
 
 TEST(HalvedLink, HostToDeviceAloneHalvedFailsOnItsCopiesAloneOnTwoGpus) {
   ResultsDocument run = read_results_file(kTwoGpuRun);
-  expect_fails_on_exactly(check(run), slow_down(run, kH2dCopies, 0.5), "");
+  expect_fails_on_exactly(check_against_shipped(run), slow_down(run, kH2dCopies, 0.5), "");
 }
 
 TEST(HalvedLink, DeviceToHostAloneHalvedFailsOnItsCopiesAloneOnTwoGpus) {
   ResultsDocument run = read_results_file(kTwoGpuRun);
   const std::set<std::string> touched = slow_down(run, kD2hCopies, 0.5);
-  const CheckReport report = check(run);
+  const CheckReport report = check_against_shipped(run);
   expect_fails_on_exactly(report, touched, "");
   EXPECT_TRUE(failing(report).count("pcie/bidirectional_d2h/pinned/1GiB/gpu0/bandwidth"));
 }
@@ -170,14 +138,14 @@ TEST(HalvedLink, AnX8LinkFailsOnEveryCopyAndNamesTheWidthOnTwoGpus) {
   ResultsDocument run = read_results_file(kTwoGpuRun);
   narrow_links_to(run, 8);
   const std::set<std::string> touched = slow_down(run, kEveryCopy, 0.5);
-  expect_fails_on_exactly(check(run), touched, "PCIe link x8 of x16");
+  expect_fails_on_exactly(check_against_shipped(run), touched, "PCIe link x8 of x16");
 }
 
 // A link the run recorded at its maximum width is not named: the cause is elsewhere.
 TEST(HalvedLink, AFullWidthLinkIsNotNamed) {
   ResultsDocument run = read_results_file(kTwoGpuRun);
   narrow_links_to(run, 16);
-  expect_fails_on_exactly(check(run), slow_down(run, kEveryCopy, 0.5), "");
+  expect_fails_on_exactly(check_against_shipped(run), slow_down(run, kEveryCopy, 0.5), "");
 }
 
 // A GPU 40 % slower at everything of its own fails the check on that GPU's figures alone.
@@ -185,7 +153,7 @@ TEST(HalvedLink, AGpuFortyPercentSlowerFailsOnThatGpuAloneOnTwoGpus) {
   ResultsDocument run = read_results_file(kTwoGpuRun);
   const std::set<std::string> touched =
       slow_down(run, [](const std::string& id) { return MetricId(id).gpu() == 0; }, 0.6);
-  const CheckReport report = check(run);
+  const CheckReport report = check_against_shipped(run);
   EXPECT_FALSE(report.passed());
   const std::set<std::string> failed = failing(report);
   for (const std::string& id : failed) EXPECT_EQ(MetricId(id).gpu(), 0) << id;

@@ -1,6 +1,10 @@
 // gpubench baseline create: a baseline from several runs of one kind of machine.
+#include <algorithm>
 #include <iostream>
 #include <memory>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "gpubench/version.hpp"
 #include "harness/baseline/machine_kind.hpp"
@@ -72,6 +76,25 @@ std::vector<SourcedResults> screen_outliers(std::vector<SourcedResults> runs, bo
   return kept;
 }
 
+// Runs of one node cannot show how healthy nodes of its kind differ: what the host's side adds (both-ways pinned PCIe
+// H2D differed by 4-5 % between H100 nodes of one kind) gates at that node's own spread, and another healthy node can
+// fail against the file. Said on stderr; such a file is right as the node's own baseline.
+void warn_if_one_node(const Baseline& baseline) {
+  std::set<std::vector<std::string>> nodes;
+  for (const BaselineRun& run : baseline.runs) {
+    if (run.gpus.empty()) return;  // made before the UUIDs were kept: which node is unknown
+    std::vector<std::string> gpus = run.gpus;
+    std::sort(gpus.begin(), gpus.end());
+    nodes.insert(gpus);
+  }
+  if (baseline.runs.size() < 2 || nodes.size() != 1) return;
+  std::cerr << "gpubench: warning: all " << baseline.runs.size() << " runs are of one node (" << baseline.runs[0].gpus[0]
+            << (baseline.runs[0].gpus.size() > 1 ? ", ..." : "")
+            << "): what differs between healthy nodes of its kind (the host's side of pinned PCIe copies, 4-5 % between "
+               "H100 nodes) gates at this node's spread, so another node can fail against it. For a node kind's "
+               "baseline add runs of other nodes; as this node's own baseline it is right (docs/nightly.md)\n";
+}
+
 int create_command(const BaselineArguments& args, const std::atomic<bool>& stop) {
   refuse_outputs_over_inputs({{"--output", args.output}}, args.results);
   std::string description = args.description;
@@ -82,6 +105,7 @@ int create_command(const BaselineArguments& args, const std::atomic<bool>& stop)
   std::cout << "baseline for " << describe(baseline.kind) << ": " << baseline.metrics.size() << " metrics from "
             << runs.size() << " runs -> " << args.output << "\n\n";
   print_baseline_summary(baseline, std::cout);
+  warn_if_one_node(baseline);
   const std::vector<UngatedHeadline> ungated = ungated_headlines(baseline);
   if (!ungated.empty()) {
     const bool one = ungated.size() == 1;

@@ -399,8 +399,10 @@ class OtherCommands(unittest.TestCase):
             result = run("baseline", "create", *runs, "-o", out, "--description", "test")
             self.assertEqual(result.returncode, 0, result.stderr)
             self.assertNotIn("recommended", result.stderr, "ten runs are enough")
-            # The one warning: memcpy_d2d, an acceptance figure (every memory one is), moves too much to gate.
-            self.assertEqual(result.stderr.count("warning"), 1, result.stderr)
+            # Two warnings: the ten runs are of one GPU, and memcpy_d2d, an acceptance figure (every memory one is),
+            # moves too much to gate.
+            self.assertEqual(result.stderr.count("warning"), 2, result.stderr)
+            self.assertIn("warning: all 10 runs are of one node", result.stderr)
             self.assertIn("1 figure that decides acceptance will not gate, so check cannot see it regress", result.stderr)
             self.assertIn("  memory/memcpy_d2d/1GiB/gpu0/bandwidth: run-to-run spread", result.stderr)
             baseline = json.load(open(out))
@@ -432,6 +434,18 @@ class OtherCommands(unittest.TestCase):
             self.assertIn("warning: 3 runs; 10 or more are recommended", result.stderr)
             help_text = run("baseline", "create", "--help").stdout
             self.assertIn("10 or more runs", help_text)
+
+    def test_baseline_create_warns_when_every_run_is_of_one_node(self):
+        nights = [os.path.join(DATA, "nightly_h200x1", f"night{i}.json") for i in (1, 2, 3)]  # one GPU's three nights
+        another_node = os.path.join(DATA, "nightly_h200x1", "night_another_node.json")
+        with tempfile.TemporaryDirectory() as tmp:
+            one = run("baseline", "create", *nights, "-o", os.path.join(tmp, "one.json"))
+            self.assertEqual(one.returncode, 0, one.stderr)
+            self.assertIn("warning: all 3 runs are of one node (GPU-935201c2-3a8c-3b93-cb3b-b64f8e41739f)", one.stderr)
+            self.assertIn("add runs of other nodes", one.stderr)
+            two = run("baseline", "create", *nights, another_node, "-o", os.path.join(tmp, "two.json"))
+            self.assertEqual(two.returncode, 0, two.stderr)
+            self.assertNotIn("of one node", two.stderr)
 
     def test_compare(self):
         result = run("compare", os.path.join(CHECK, "healthy_1.json"), os.path.join(CHECK, "mixed.json"), "--json")

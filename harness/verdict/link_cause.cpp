@@ -4,7 +4,6 @@
 #include <cmath>
 #include <utility>
 
-#include "benchmarks/common/metric_id.hpp"
 #include "harness/verdict/narrowed_link.hpp"
 
 namespace gpubench {
@@ -41,7 +40,7 @@ std::string link_cause(const ResultsDocument& results, const std::vector<MetricV
   if (!narrowed.empty()) return narrowed;
   if (verdict.kind != VerdictKind::Regression && verdict.kind != VerdictKind::Noisy) return "";
   const std::string other = other_way(verdict.id);
-  if (other.empty()) return "";
+  if (other.empty() || !recorded_at_full_width(results.environment, verdict.id)) return "";
   for (const MetricVerdict& v : verdicts) {
     if (v.id != other) continue;
     // Held: measured against an expectation, and not worse by more than its nominal tolerance. A figure that does

@@ -17,7 +17,7 @@ namespace gpubench {
 std::string other_way(const std::string& metric_id);
 
 // The cause to add to `verdict`'s reason, "" when the run names none: the narrowed link for a PCIe figure that moved
-// the worse way; for a regression or noisy figure on a link at its full width, the other way that held among
+// the worse way; for a regression or noisy figure on a link recorded at its full width, the other way that held among
 // `verdicts` (measured against the baseline, and not worse than its nominal tolerance).
 std::string link_cause(const ResultsDocument& results, const std::vector<MetricVerdict>& verdicts,
                        const MetricVerdict& verdict);

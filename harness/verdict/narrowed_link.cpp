@@ -1,6 +1,7 @@
 #include "harness/verdict/narrowed_link.hpp"
 
 #include <optional>
+#include <vector>
 
 #include "benchmarks/common/metric_id.hpp"
 
@@ -23,25 +24,46 @@ std::string narrowed_link_of(const nlohmann::json& gpu) {
   return "PCIe link x" + std::to_string(*width) + " of x" + std::to_string(*widest);
 }
 
-}  // namespace
-
-std::string narrowed_link(const nlohmann::json& environment, const std::string& metric_id) {
+// The recorded GPUs a `pcie/...` figure crossed: its own GPU, or every GPU for an all_gpus figure; none for others.
+std::vector<const nlohmann::json*> gpus_crossed(const nlohmann::json& environment, const std::string& metric_id) {
   const MetricId id(metric_id);
+  std::vector<const nlohmann::json*> crossed;
   if (id.family() != "pcie" || !environment.is_object() || !environment.contains("gpus") ||
       !environment.at("gpus").is_array()) {
-    return "";
+    return crossed;
   }
   const std::optional<int> one_gpu = id.gpu();
   const bool all_gpus = metric_id.find(kAllGpusSegment) != std::string::npos;
-  std::string links;
   for (const nlohmann::json& gpu : environment.at("gpus")) {
     const std::optional<int> index = whole_number(gpu, "index");
-    if (!index || !(all_gpus || (one_gpu && *one_gpu == *index))) continue;
-    const std::string link = narrowed_link_of(gpu);
+    if (index && (all_gpus || (one_gpu && *one_gpu == *index))) crossed.push_back(&gpu);
+  }
+  return crossed;
+}
+
+}  // namespace
+
+std::string narrowed_link(const nlohmann::json& environment, const std::string& metric_id) {
+  const bool all_gpus = metric_id.find(kAllGpusSegment) != std::string::npos;
+  std::string links;
+  for (const nlohmann::json* gpu : gpus_crossed(environment, metric_id)) {
+    const std::string link = narrowed_link_of(*gpu);
     if (link.empty()) continue;
-    links += (links.empty() ? "" : ", ") + (all_gpus ? "gpu" + std::to_string(*index) + " " : "") + link;
+    links += (links.empty() ? "" : ", ") + (all_gpus ? "gpu" + std::to_string(*whole_number(*gpu, "index")) + " " : "") + link;
   }
   return links;
+}
+
+bool recorded_at_full_width(const nlohmann::json& environment, const std::string& metric_id) {
+  const std::vector<const nlohmann::json*> crossed = gpus_crossed(environment, metric_id);
+  if (crossed.empty()) return false;
+  for (const nlohmann::json* gpu : crossed) {
+    if (!gpu->contains("pcie")) return false;
+    const std::optional<int> width = whole_number(gpu->at("pcie"), "current_width");
+    const std::optional<int> widest = whole_number(gpu->at("pcie"), "max_width");
+    if (!width || !widest || *width != *widest) return false;
+  }
+  return true;
 }
 
 }  // namespace gpubench

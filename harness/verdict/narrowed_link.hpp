@@ -13,4 +13,8 @@ namespace gpubench {
 // all_gpus). Empty for other figures, links at their maximum, or a width not recorded.
 std::string narrowed_link(const nlohmann::json& environment, const std::string& metric_id);
 
+// Whether every GPU the `pcie/...` figure crossed has its link recorded at its maximum width; false where a width
+// is not recorded.
+bool recorded_at_full_width(const nlohmann::json& environment, const std::string& metric_id);
+
 }  // namespace gpubench

@@ -113,6 +113,16 @@ TEST(LinkCause, AnUnmeasuredOtherWayIsNoEvidence) {
   EXPECT_EQ(v.reason.find(kOtherWayHeld), std::string::npos) << v.reason;
 }
 
+// A link whose width the run did not record may be the narrowed one: nothing is claimed of it.
+TEST(LinkCause, AnUnrecordedLinkWidthIsNoEvidence) {
+  ResultsDocument run = read_results_file(kOneGpuNight);
+  for (nlohmann::json& gpu : run.environment["gpus"]) gpu.erase("pcie");
+  slow_down(run, std::regex("^pcie/h2d/pinned/1GiB/gpu0/"), 0.5);
+  const MetricVerdict v = verdict_on(check_against_shipped(run), "pcie/h2d/pinned/1GiB/gpu0/bandwidth");
+  ASSERT_TRUE(fails(v)) << v.reason;
+  EXPECT_EQ(v.reason.find(kOtherWayHeld), std::string::npos) << v.reason;
+}
+
 // `check --confirm` re-makes a suspect's reason from the fresh processes: the cause must be named again there.
 TEST(LinkCause, AConfirmedRegressionKeepsItsCause) {
   const std::string id = "pcie/h2d/pinned/1GiB/gpu0/bandwidth";

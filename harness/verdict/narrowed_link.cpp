@@ -1,5 +1,6 @@
 #include "harness/verdict/narrowed_link.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <vector>
 
@@ -15,13 +16,25 @@ std::optional<int> whole_number(const nlohmann::json& object, const char* key) {
   return object.at(key).get<int>();
 }
 
+struct LinkWidth {
+  int current = 0;
+  int widest = 0;
+};
+
+// `gpu`'s recorded link width and its maximum, when both were recorded.
+std::optional<LinkWidth> recorded_width(const nlohmann::json& gpu) {
+  if (!gpu.is_object() || !gpu.contains("pcie")) return std::nullopt;
+  const std::optional<int> current = whole_number(gpu.at("pcie"), "current_width");
+  const std::optional<int> widest = whole_number(gpu.at("pcie"), "max_width");
+  if (!current || !widest) return std::nullopt;
+  return LinkWidth{*current, *widest};
+}
+
 // "PCIe link x8 of x16" when `gpu`'s recorded link is narrower than its maximum; "" otherwise.
 std::string narrowed_link_of(const nlohmann::json& gpu) {
-  if (!gpu.is_object() || !gpu.contains("pcie")) return "";
-  const std::optional<int> width = whole_number(gpu.at("pcie"), "current_width");
-  const std::optional<int> widest = whole_number(gpu.at("pcie"), "max_width");
-  if (!width || !widest || *width <= 0 || *width >= *widest) return "";
-  return "PCIe link x" + std::to_string(*width) + " of x" + std::to_string(*widest);
+  const std::optional<LinkWidth> width = recorded_width(gpu);
+  if (!width || width->current <= 0 || width->current >= width->widest) return "";
+  return "PCIe link x" + std::to_string(width->current) + " of x" + std::to_string(width->widest);
 }
 
 // The recorded GPUs a `pcie/...` figure crossed: its own GPU, or every GPU for an all_gpus figure; none for others.
@@ -57,13 +70,10 @@ std::string narrowed_link(const nlohmann::json& environment, const std::string& 
 bool recorded_at_full_width(const nlohmann::json& environment, const std::string& metric_id) {
   const std::vector<const nlohmann::json*> crossed = gpus_crossed(environment, metric_id);
   if (crossed.empty()) return false;
-  for (const nlohmann::json* gpu : crossed) {
-    if (!gpu->contains("pcie")) return false;
-    const std::optional<int> width = whole_number(gpu->at("pcie"), "current_width");
-    const std::optional<int> widest = whole_number(gpu->at("pcie"), "max_width");
-    if (!width || !widest || *width != *widest) return false;
-  }
-  return true;
+  return std::all_of(crossed.begin(), crossed.end(), [](const nlohmann::json* gpu) {
+    const std::optional<LinkWidth> width = recorded_width(*gpu);
+    return width && width->current == width->widest;
+  });
 }
 
 }  // namespace gpubench
